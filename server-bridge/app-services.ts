@@ -1,0 +1,24 @@
+/** What the HTTP layer and the tRPC procedures share: the store and the live registries over it. */
+
+import type { Logins } from "./auth/logins.ts";
+import type { Credentials } from "./auth/tokens.ts";
+import type { ServerConfig } from "./config.ts";
+import type { ApprovalBroker } from "./runs/approvals.ts";
+import type { EventBus } from "./runs/events.ts";
+import type { Runs } from "./runs/runs.ts";
+import type { Sessions } from "./runs/sessions.ts";
+import type { AuditLog } from "./store/audit.ts";
+import type { Store } from "./store/db.ts";
+
+export interface AppServices {
+  config: ServerConfig;
+  store: Store;
+  credentials: Credentials;
+  logins: Logins;
+  bus: EventBus;
+  sessions: Sessions;
+  approvals: ApprovalBroker;
+  runs: Runs;
+  audit: AuditLog;
+  log(level: "info" | "warn" | "error", message: string, detail?: unknown): void;
+}

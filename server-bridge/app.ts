@@ -1,0 +1,133 @@
+/**
+ * Assembles the server: store, credentials, sessions, approvals, runs, the HTTP routes. `startApp`
+ * is what `npm start` and the integration tests call; the returned handle is disposable.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AppServices } from "./app-services.ts";
+import { Logins } from "./auth/logins.ts";
+import { loadCredentials } from "./auth/tokens.ts";
+import type { ServerConfig } from "./config.ts";
+import { allowedHosts, hostAllowed } from "./http/guard.ts";
+import { handleLogin, servePage } from "./http/pages.ts";
+import { sendError, sendJson } from "./http/respond.ts";
+import { handleTrpc } from "./http/trpc.ts";
+import { ApprovalBroker } from "./runs/approvals.ts";
+import { EventBus } from "./runs/events.ts";
+import { recoverExpiredLeases } from "./runs/recovery.ts";
+import { Runs } from "./runs/runs.ts";
+import { Sessions } from "./runs/sessions.ts";
+import { AuditLog } from "./store/audit.ts";
+import { openStore, type Store } from "./store/db.ts";
+
+export const KNOWN_PACKS: readonly string[] = ["csv", "zip"];
+
+export type Logger = AppServices["log"];
+
+export const consoleLogger: Logger = (level, message, detail) => {
+  const line =
+    detail instanceof Error
+      ? `${message}: ${detail.stack ?? detail.message}`
+      : detail === undefined
+        ? message
+        : `${message}: ${JSON.stringify(detail)}`;
+  process.stderr.write(`[${level}] ${line}\n`);
+};
+
+/** The services over one store, without HTTP: used by the server, the CLI and MCP. */
+export function createServices(
+  config: ServerConfig,
+  log: Logger = consoleLogger,
+  store: Store = openStore(config.dataDir),
+): AppServices {
+  const owner = `proc_${randomUUID()}`;
+  recoverExpiredLeases(store);
+  const bus = new EventBus();
+  const sessions = new Sessions(store, bus, KNOWN_PACKS);
+  const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
+  const audit = new AuditLog(store);
+  const runs = new Runs(store, sessions, approvals, bus, audit, { owner, ...config }, (capability, err) =>
+    log("error", `capability ${capability} threw`, err),
+  );
+  return {
+    config,
+    store,
+    credentials: loadCredentials(store, { AUTH_TOKEN: config.authToken, MCP_TOKEN: config.mcpToken }),
+    logins: new Logins(store),
+    bus,
+    sessions,
+    approvals,
+    runs,
+    audit,
+    log,
+  };
+}
+
+export interface AppHandle {
+  app: AppServices;
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export async function startApp(config: ServerConfig, log: Logger = consoleLogger): Promise<AppHandle> {
+  const app = createServices(config, log);
+  const renew = setInterval(() => app.runs.renewLeases(), Math.max(1000, Math.floor(config.leaseMs / 3)));
+  renew.unref();
+  let hosts = new Set<string>();
+  const server = createServer((req, res) => {
+    route(app, hosts, req, res).catch((err: unknown) => {
+      log("error", "request failed", err);
+      if (!res.headersSent) sendError(res, 500, "capability_failed", "The server failed on this request.");
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // event streams and held calls are bounded by their own timers
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  app.config.port = port;
+  hosts = allowedHosts(config.host, port);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(renew);
+    app.runs.endAll();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    app.audit.flush();
+    app.store.dispose();
+  };
+  return { app, server, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
+}
+
+async function route(app: AppServices, hosts: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!hostAllowed(req, hosts)) {
+    sendError(res, 403, "unauthorized", "This Host is not served here.");
+    return;
+  }
+  const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+  if (url.pathname === "/health") {
+    sendJson(res, 200, { ok: true, service: "nodetool-sandbox", store: "sqlite" });
+    return;
+  }
+  if (url.pathname === "/trpc" || url.pathname.startsWith("/trpc/")) {
+    await handleTrpc(app, req, res, url);
+    return;
+  }
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    sendError(res, 405, "invalid_call", "Method not allowed.");
+    return;
+  }
+  if (url.pathname === "/" && url.searchParams.has("token")) {
+    handleLogin(app, res, url);
+    return;
+  }
+  servePage(app, req, res, url);
+}

@@ -1,0 +1,50 @@
+/**
+ * Browser logins: `/?token=...` trades the admin token for a server-side login id held in an HttpOnly,
+ * SameSite=Strict cookie. The cookie never holds the token itself.
+ */
+import { randomBytes } from "node:crypto";
+import type { Store } from "../store/db.ts";
+
+export const COOKIE_NAME = "nt_login";
+const LOGIN_TTL_MS = 30 * 24 * 3600_000;
+
+export class Logins {
+  constructor(private readonly store: Store) {}
+
+  create(userId: string): string {
+    const id = randomBytes(32).toString("base64url");
+    const at = Date.now();
+    this.store.db
+      .prepare("INSERT INTO logins (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+      .run(id, userId, at, at + LOGIN_TTL_MS);
+    return id;
+  }
+
+  userOf(loginId: string): string | undefined {
+    const row = this.store.db.prepare("SELECT user_id, expires_at FROM logins WHERE id = ?").get(loginId) as
+      | { user_id: string; expires_at: number }
+      | undefined;
+    return row && row.expires_at > Date.now() ? row.user_id : undefined;
+  }
+
+  cookie(loginId: string, secure: boolean): string {
+    const parts = [
+      `${COOKIE_NAME}=${loginId}`,
+      "Path=/",
+      "HttpOnly",
+      "SameSite=Strict",
+      `Max-Age=${LOGIN_TTL_MS / 1000}`,
+    ];
+    if (secure) parts.push("Secure");
+    return parts.join("; ");
+  }
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,27 @@
+/**
+ * How an implementation module attaches its implementations to the very spec objects it imports
+ * from shared/capabilities/specs. The drift check compares these specs with the table by identity.
+ */
+import type { z } from "zod";
+import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts";
+import type { CapabilityRun } from "../../shared/gate/invoke.ts";
+import type { Store } from "../store/db.ts";
+
+/** What every server-side run hands its implementations. */
+export interface ServerServices {
+  readonly store: Store;
+}
+
+export type ServerRun = CapabilityRun<ServerServices>;
+
+export interface Implemented {
+  readonly spec: AnySpec;
+  readonly impl: (run: ServerRun, args: never) => Promise<unknown>;
+}
+
+export function implement<TInput extends z.ZodType>(
+  spec: CapabilitySpec<TInput>,
+  impl: (run: ServerRun, args: z.output<TInput>) => Promise<unknown>,
+): Implemented {
+  return { spec: spec as unknown as AnySpec, impl: impl as Implemented["impl"] };
+}

@@ -1,0 +1,71 @@
+/** Implementations of the `memory` namespace: durable, per user, searched with SQLite FTS5. */
+import {
+  deleteMemory,
+  listMemories,
+  saveMemory,
+  searchMemories,
+} from "../../shared/capabilities/specs/memory.specs.ts";
+import { newId } from "../../shared/gate/approvals.ts";
+import { implement } from "./define.ts";
+import { notFound } from "./errors.ts";
+
+interface Row {
+  id: string;
+  content: string;
+  tags: string;
+  created_at: number;
+}
+
+const view = (row: Row) => ({
+  id: row.id,
+  content: row.content,
+  tags: JSON.parse(row.tags) as string[],
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+/** Every word quoted, so user text can never be read as FTS5 query syntax. */
+function ftsQuery(text: string): string {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words.map((w) => `"${w}"`).join(" OR ");
+}
+
+export default [
+  implement(saveMemory, async (run, args) => {
+    const id = newId("mem");
+    const at = Date.now();
+    run.services.store.db
+      .prepare("INSERT INTO memories (id, user_id, content, tags, created_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, run.context.user_id, args.content, JSON.stringify(args.tags), at);
+    return view({ id, content: args.content, tags: JSON.stringify(args.tags), created_at: at });
+  }),
+  implement(listMemories, async (run, args) => {
+    const rows = run.services.store.db
+      .prepare(
+        `SELECT id, content, tags, created_at FROM memories WHERE user_id = ?
+         AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = ?))
+         ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      )
+      .all(run.context.user_id, args.tag ?? null, args.tag ?? null, args.limit) as Row[];
+    return { memories: rows.map(view) };
+  }),
+  implement(searchMemories, async (run, args) => {
+    const query = ftsQuery(args.query);
+    if (!query) return { memories: [] };
+    const rows = run.services.store.db
+      .prepare(
+        `SELECT m.id, m.content, m.tags, m.created_at, bm25(memories_fts) AS score
+         FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY score LIMIT ?`,
+      )
+      .all(query, run.context.user_id, args.limit) as (Row & { score: number })[];
+    return { memories: rows.map((row) => ({ ...view(row), score: -row.score })) };
+  }),
+  implement(deleteMemory, async (run, args) => {
+    const result = run.services.store.db
+      .prepare("DELETE FROM memories WHERE id = ? AND user_id = ?")
+      .run(args.memory_id, run.context.user_id);
+    if (result.changes === 0)
+      throw notFound("memory", args.memory_id, "Call memory.list() or memory.search() for ids.");
+    return { deleted: args.memory_id };
+  }),
+];

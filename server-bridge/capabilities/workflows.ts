@@ -1,0 +1,43 @@
+/** Implementations of the `workflows` namespace on the SQLite store. */
+
+import {
+  createWorkflow,
+  deleteWorkflow,
+  exportWorkflowDigraph,
+  getWorkflow,
+  listWorkflows,
+  updateWorkflow,
+  validateWorkflow,
+} from "../../shared/capabilities/specs/workflows.specs.ts";
+import { toDigraph, validateGraph } from "../../shared/graph/document.ts";
+import { WorkflowStore } from "../store/workflows.ts";
+import { implement } from "./define.ts";
+
+export default [
+  implement(listWorkflows, async (run, args) => {
+    const items = new WorkflowStore(run.services.store).list(run.context.user_id, args);
+    return { workflows: items, count: items.length };
+  }),
+  implement(getWorkflow, async (run, args) =>
+    new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id),
+  ),
+  implement(createWorkflow, async (run, args) =>
+    new WorkflowStore(run.services.store).create(run.context.user_id, args),
+  ),
+  implement(updateWorkflow, async (run, args) =>
+    new WorkflowStore(run.services.store).update(run.context.user_id, args),
+  ),
+  implement(deleteWorkflow, async (run, args) => {
+    new WorkflowStore(run.services.store).delete(run.context.user_id, args.workflow_id);
+    return { deleted: args.workflow_id };
+  }),
+  implement(validateWorkflow, async (run, args) => {
+    const graph =
+      args.graph ?? new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id ?? "").graph;
+    return validateGraph(graph);
+  }),
+  implement(exportWorkflowDigraph, async (run, args) => {
+    const workflow = new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
+    return { dot: toDigraph(workflow.name, workflow.graph) };
+  }),
+];

@@ -1,0 +1,77 @@
+/**
+ * The login redirect and the page shell. `/?token=...` with a valid admin token sets the login
+ * cookie and redirects to `/` without the token; the built page is served from `webDir` when present.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+import type { AppServices } from "../app-services.ts";
+import { identify } from "./guard.ts";
+import { BASE_HEADERS, sendError } from "./respond.ts";
+
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+  "connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'self'; base-uri 'none'; form-action 'self'; object-src 'none'";
+
+/** The worker script may not reach the network at all: a compromised worker cannot use our cookies. */
+export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'none'";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+export function handleLogin(app: AppServices, res: ServerResponse, url: URL): void {
+  const token = url.searchParams.get("token") ?? "";
+  const userId = app.credentials.verify(token, "admin");
+  if (!userId) {
+    sendError(res, 401, "unauthorized", "That token is not valid. Use the URL `npm start` printed.");
+    return;
+  }
+  const login = app.logins.create(userId);
+  res.writeHead(303, {
+    ...BASE_HEADERS,
+    Location: "/",
+    "Set-Cookie": app.logins.cookie(login, false),
+    "Cache-Control": "no-store",
+  });
+  res.end();
+}
+
+export function servePage(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const root = app.config.webDir;
+  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, "");
+  const path = join(root, rel);
+  if ((path === root || path.startsWith(root + sep)) && rel !== "" && existsSync(path) && statSync(path).isFile()) {
+    const type = TYPES[extname(path)] ?? "application/octet-stream";
+    const headers: Record<string, string> = { ...BASE_HEADERS, "Content-Type": type, "Cache-Control": "no-cache" };
+    if (/worker/i.test(rel) && type.startsWith("text/javascript")) headers["Content-Security-Policy"] = WORKER_CSP;
+    res.writeHead(200, headers);
+    res.end(readFileSync(path));
+    return;
+  }
+  const index = join(root, "index.html");
+  const signedIn = identify(app, req, "admin").userId !== undefined;
+  const html = existsSync(index) ? readFileSync(index, "utf8") : fallbackPage(signedIn);
+  res.writeHead(200, {
+    ...BASE_HEADERS,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": PAGE_CSP,
+    "Cache-Control": "no-cache",
+  });
+  res.end(html);
+}
+
+function fallbackPage(signedIn: boolean): string {
+  const body = signedIn
+    ? "<p>You are signed in. The API is at <code>/trpc</code>; see the README for scripts.</p>"
+    : "<p>You are not signed in. Open the URL that <code>npm start</code> printed (it ends in <code>/?token=…</code>), or read the token from <code>$DATA_DIR/token</code>.</p>";
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>nodetool sandbox</title></head><body><h1>nodetool sandbox</h1>${body}</body></html>`;
+}

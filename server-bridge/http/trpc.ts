@@ -1,0 +1,112 @@
+/**
+ * `/trpc`: every limit is enforced here, before any procedure runs: credentials (401), foreign
+ * Origin / Sec-Fetch-Site on cookie requests (403), JSON content type (415), body size (413), batch
+ * size (413). Then the request is handed to tRPC's fetch adapter and the response (plain, streamed
+ * batch, or SSE) is piped back.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { AppServices } from "../app-services.ts";
+import { appRouter } from "../trpc/router.ts";
+import { readBody } from "./body.ts";
+import { identify, isForeign, isSameOrigin } from "./guard.ts";
+import { BASE_HEADERS, sendError } from "./respond.ts";
+
+export async function handleTrpc(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const caller = identify(app, req, "admin");
+  if (!caller.userId) {
+    sendError(
+      res,
+      401,
+      "unauthorized",
+      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <admin token>.",
+      {
+        "WWW-Authenticate": 'Bearer realm="nodetool"',
+      },
+    );
+    return;
+  }
+  if (caller.via === "cookie" && isForeign(req)) {
+    sendError(res, 403, "unauthorized", "Cross-origin requests are refused.");
+    return;
+  }
+  const procedures = url.pathname.slice("/trpc/".length).split(",").filter(Boolean);
+  if (procedures.length > app.config.maxBatchSize) {
+    sendError(
+      res,
+      413,
+      "invalid_call",
+      `A batch holds at most ${app.config.maxBatchSize} calls; this one has ${procedures.length}.`,
+    );
+    return;
+  }
+  let body: Buffer | undefined;
+  if (req.method === "POST") {
+    const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") {
+      sendError(res, 415, "invalid_call", "Send JSON: Content-Type must be application/json.");
+      return;
+    }
+    const read = await readBody(req, app.config.maxBodyBytes);
+    if (!read.ok) {
+      if (read.reason === "too_large")
+        sendError(res, 413, "invalid_call", `The request body is larger than ${app.config.maxBodyBytes} bytes.`, {
+          Connection: "close",
+        });
+      else res.destroy();
+      return;
+    }
+    body = read.body;
+  } else if (req.method !== "GET") {
+    sendError(res, 405, "invalid_call", "Use GET for queries and subscriptions, POST for mutations.");
+    return;
+  }
+
+  const abort = new AbortController();
+  res.on("close", () => abort.abort());
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(", "));
+  }
+  const request = new Request(url, {
+    method: req.method,
+    headers,
+    ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+    signal: abort.signal,
+  });
+  const response = await fetchRequestHandler({
+    endpoint: "/trpc",
+    req: request,
+    router: appRouter,
+    maxBatchSize: app.config.maxBatchSize,
+    createContext: () => ({
+      app,
+      userId: caller.userId,
+      via: caller.via,
+      sameOrigin: caller.via === "cookie" && isSameOrigin(req),
+    }),
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
+    },
+  });
+  const outHeaders: Record<string, string> = { ...BASE_HEADERS, "Cache-Control": "no-store" };
+  response.headers.forEach((value, name) => {
+    outHeaders[name] = value;
+  });
+  res.writeHead(response.status, outHeaders);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+      if (abort.signal.aborted) break;
+    }
+  } catch {
+    // The client went away mid-stream; nothing to answer.
+  }
+  res.end();
+}

@@ -1,0 +1,213 @@
+/**
+ * Runs: one CapabilityRun per agent run, leased in the store by this process. `invoke` is the
+ * server's entrance for `run.invoke`: the dispatcher, then the ladder. A call waiting on an approval is
+ * held at most `holdMs`, then answered `{pending: true}`; the same `(runId, callId)` resumes the wait
+ * or returns the settled result, and never runs the capability twice.
+ */
+import { moduleOf } from "../../shared/capabilities/table.ts";
+import type { AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
+import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
+import type { Gate } from "../../shared/gate/gate.ts";
+import { type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
+import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import type { InvokeAnswer } from "../../shared/protocol/server.ts";
+import { dispatch } from "../../shared/sandbox/dispatch.ts";
+import type { ServerServices } from "../capabilities/define.ts";
+import { loadNamespace } from "../capabilities/registry.ts";
+import type { AuditLog } from "../store/audit.ts";
+import type { Store } from "../store/db.ts";
+import type { ApprovalBroker } from "./approvals.ts";
+import type { EventBus } from "./events.ts";
+import type { Sessions } from "./sessions.ts";
+
+export interface RunsConfig {
+  owner: string;
+  leaseMs: number;
+  holdMs: number;
+  approvalTimeoutMs: number;
+  runMaxMs: number;
+  maxCallsPerRun: number;
+}
+
+interface CallEntry {
+  key: string;
+  promise: Promise<InvokeResult>;
+}
+
+export interface LiveRun {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly userId: string;
+  readonly run: CapabilityRun<ServerServices>;
+  readonly mounted: readonly string[];
+  readonly controller: AbortController;
+  readonly calls: Map<string, CallEntry>;
+  callCount: number;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class Runs {
+  readonly #live = new Map<string, LiveRun>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly sessions: Sessions,
+    private readonly approvals: ApprovalBroker,
+    private readonly bus: EventBus,
+    private readonly audit: AuditLog,
+    private readonly config: RunsConfig,
+    private readonly logError: (capability: string, err: unknown) => void,
+  ) {}
+
+  /** Starts a run in a session; `gate` overrides the session's store-backed gate (CLI, MCP). */
+  start(userId: string, sessionId: string, options: { gate?: Gate } = {}): LiveRun {
+    const session = this.sessions.require(userId, sessionId);
+    const id = newId("run");
+    const at = Date.now();
+    this.store.db
+      .prepare(
+        `INSERT INTO runs (id, session_id, user_id, status, started_at, max_until, lease_owner, lease_expires)
+         VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+      )
+      .run(id, sessionId, userId, at, at + this.config.runMaxMs, this.config.owner, at + this.config.leaseMs);
+    const controller = new AbortController();
+    const gate: Gate = options.gate ?? {
+      mode: () => this.sessions.mode(sessionId),
+      allowSet: this.sessions.allowSet(sessionId),
+      approver: this.approvals.approverFor(session),
+      approvalTimeoutMs: this.config.approvalTimeoutMs,
+    };
+    const run = createRun<ServerServices>({
+      context: { user_id: userId, session_id: sessionId, run_id: id, signal: controller.signal },
+      gate,
+      services: { store: this.store },
+      loadImpl: (spec) => loadImpl(spec),
+      audit: (record) => this.audit.write(userId, record),
+      logError: this.logError,
+    });
+    const live: LiveRun = {
+      id,
+      sessionId,
+      userId,
+      run,
+      mounted: JSON.parse(session.modules) as string[],
+      controller,
+      calls: new Map(),
+      callCount: 0,
+      timer: setTimeout(() => this.end(userId, id, "expired"), this.config.runMaxMs),
+    };
+    live.timer.unref?.();
+    this.#live.set(id, live);
+    return live;
+  }
+
+  /** Ends a run: aborts what waits on it, settles its approvals, drops its shared results. */
+  end(
+    userId: string,
+    runId: string,
+    reason: "ended" | "cancelled" | "expired" = "ended",
+  ): { runId: string; status: string } {
+    const live = this.#live.get(runId);
+    const row = this.store.db.prepare("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+      | { user_id: string; status: string }
+      | undefined;
+    if (!row || row.user_id !== userId) {
+      throw new CodedError({ code: "unauthorized", message: `Run "${runId}" does not exist or is not yours.` });
+    }
+    if (row.status !== "running") return { runId, status: row.status };
+    this.store.tx(() => {
+      this.store.db
+        .prepare(
+          "UPDATE runs SET status = ?, ended_at = ?, end_reason = ?, lease_owner = NULL WHERE id = ? AND status = 'running'",
+        )
+        .run(reason, Date.now(), reason, runId);
+      this.store.db.prepare("DELETE FROM shared_results WHERE run_id = ?").run(runId);
+    });
+    if (live) {
+      clearTimeout(live.timer);
+      live.controller.abort(reason);
+      this.#live.delete(runId);
+      this.bus.publish(live.sessionId, { type: "run_ended", run_id: runId, reason });
+    }
+    this.approvals.cancelForRun(runId);
+    return { runId, status: reason };
+  }
+
+  /** The live run, if it is this user's and still running in this process. */
+  live(userId: string, runId: string): LiveRun | InvokeResult {
+    const live = this.#live.get(runId);
+    if (live) {
+      if (live.userId !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
+      return live;
+    }
+    const row = this.store.db.prepare("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+      | { user_id: string; status: string }
+      | undefined;
+    if (row && row.user_id !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
+    return refusal("run_ended", `Run "${runId}" has ended or does not exist here. Start a new run with run.start.`);
+  }
+
+  async invoke(
+    userId: string,
+    input: { runId: string; module: string; export: string; args: unknown[]; callId?: string | undefined },
+  ): Promise<InvokeAnswer> {
+    const live = this.live(userId, input.runId);
+    if ("ok" in live) return live;
+    const key = canonicalJson({ module: input.module, export: input.export, args: input.args });
+    let entry = input.callId === undefined ? undefined : live.calls.get(input.callId);
+    if (entry && entry.key !== key) {
+      return refusal("invalid_call", `callId "${input.callId}" was already used in this run with different arguments.`);
+    }
+    if (!entry) {
+      if (++live.callCount > this.config.maxCallsPerRun) {
+        return refusal("invalid_call", `This run reached its cap of ${this.config.maxCallsPerRun} capability calls.`);
+      }
+      entry = {
+        key,
+        promise: dispatch(live.run, live.mounted, { module: input.module, export: input.export, args: input.args }),
+      };
+      if (input.callId !== undefined) live.calls.set(input.callId, entry);
+    }
+    if (input.callId === undefined) return entry.promise;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const held = new Promise<{ pending: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ pending: true }), this.config.holdMs);
+    });
+    try {
+      return await Promise.race([entry.promise, held]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Renews the lease of every live row this process owns (runs and pending approvals). */
+  renewLeases(): void {
+    const until = Date.now() + this.config.leaseMs;
+    this.store.tx(() => {
+      this.store.db
+        .prepare("UPDATE runs SET lease_expires = ? WHERE lease_owner = ? AND status = 'running'")
+        .run(until, this.config.owner);
+      this.store.db
+        .prepare("UPDATE approvals SET lease_expires = ? WHERE lease_owner = ? AND status = 'pending'")
+        .run(until, this.config.owner);
+    });
+  }
+
+  /** Ends every live run (shutdown). */
+  endAll(): void {
+    for (const live of [...this.#live.values()]) this.end(live.userId, live.id, "ended");
+  }
+}
+
+function refusal(code: "unauthorized" | "run_ended" | "invalid_call", message: string): InvokeResult {
+  return { ok: false, error: failure(code, message) };
+}
+
+async function loadImpl(spec: AnySpec) {
+  const module = moduleOf(spec.name);
+  if (!module) throw new Error(`capability ${spec.name} belongs to no module`);
+  const impls = await loadNamespace(module.name);
+  const impl = impls.get(spec);
+  if (!impl) throw new Error(`capability ${spec.name} has no implementation attached to its spec`);
+  return impl;
+}

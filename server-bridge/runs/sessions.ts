@@ -1,0 +1,139 @@
+/**
+ * Agent sessions: mode, allow-set, mounted modules and packs, per user, in the store. Reads go to the
+ * store each time (they are cheap and keep several processes sharing one $DATA_DIR consistent).
+ */
+import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
+import type { Mode } from "../../shared/capabilities/types.ts";
+import type { AllowSet } from "../../shared/gate/approvals.ts";
+import { newId } from "../../shared/gate/approvals.ts";
+import { CodedError } from "../../shared/protocol/errors.ts";
+import type { Store } from "../store/db.ts";
+import type { EventBus } from "./events.ts";
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  mode: Mode;
+  allow_set: string;
+  modules: string;
+  packs: string;
+}
+
+export interface SessionView {
+  sessionId: string;
+  mode: Mode;
+  modules: string[];
+  packs: string[];
+}
+
+function view(row: SessionRow): SessionView {
+  return { sessionId: row.id, mode: row.mode, modules: JSON.parse(row.modules), packs: JSON.parse(row.packs) };
+}
+
+export class Sessions {
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly knownPacks: readonly string[],
+  ) {}
+
+  create(
+    userId: string,
+    input: { mode?: Mode | undefined; modules?: string[] | undefined; packs?: string[] | undefined },
+  ): SessionView {
+    const modules = input.modules ?? [...MODULE_NAMES];
+    const unknownModule = modules.find((m) => !MODULE_NAMES.includes(m));
+    if (unknownModule) {
+      throw new CodedError({
+        code: "unknown_module",
+        message: `There is no capability module "${unknownModule}". Available: ${MODULE_NAMES.join(", ")}.`,
+      });
+    }
+    const packs = input.packs ?? [];
+    const unknownPack = packs.find((p) => !this.knownPacks.includes(p));
+    if (unknownPack) {
+      throw new CodedError({
+        code: "unknown_module",
+        message: `There is no library pack "${unknownPack}". Available: ${this.knownPacks.join(", ") || "none"}.`,
+      });
+    }
+    const row: SessionRow = {
+      id: newId("ses"),
+      user_id: userId,
+      mode: input.mode ?? "default",
+      allow_set: "[]",
+      modules: JSON.stringify([...new Set(modules)]),
+      packs: JSON.stringify([...new Set(packs)]),
+    };
+    this.store.db
+      .prepare(
+        "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, ?)",
+      )
+      .run(row, Date.now());
+    return view(row);
+  }
+
+  /** The session if it is this user's; `unauthorized` otherwise (an unknown id looks the same). */
+  require(userId: string, sessionId: string): SessionRow {
+    const row = this.store.db.prepare("SELECT * FROM sessions WHERE id = ?").get(sessionId) as SessionRow | undefined;
+    if (!row || row.user_id !== userId) {
+      throw new CodedError({ code: "unauthorized", message: `Session "${sessionId}" does not exist or is not yours.` });
+    }
+    return row;
+  }
+
+  view(userId: string, sessionId: string): SessionView {
+    return view(this.require(userId, sessionId));
+  }
+
+  mode(sessionId: string): Mode {
+    const row = this.store.db.prepare("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as
+      | { mode: Mode }
+      | undefined;
+    return row?.mode ?? "default";
+  }
+
+  setMode(userId: string, sessionId: string, mode: Mode): SessionView {
+    this.require(userId, sessionId);
+    this.store.db.prepare("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
+    this.bus.publish(sessionId, { type: "mode_changed", mode });
+    return this.view(userId, sessionId);
+  }
+
+  allowed(sessionId: string): string[] {
+    const row = this.store.db.prepare("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId) as
+      | { allow_set: string }
+      | undefined;
+    return row ? (JSON.parse(row.allow_set) as string[]) : [];
+  }
+
+  /** Removes one name (or all when `capability` is absent) from the allow-set; returns what remains. */
+  revoke(userId: string, sessionId: string, capability?: string): string[] {
+    this.require(userId, sessionId);
+    const remaining = this.store.tx(() => {
+      const next = capability === undefined ? [] : this.allowed(sessionId).filter((n) => n !== capability);
+      this.store.db.prepare("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
+      return next;
+    });
+    this.bus.publish(sessionId, { type: "allow_set_changed", allowed: remaining });
+    return remaining;
+  }
+
+  allowSet(sessionId: string): AllowSet {
+    return {
+      has: (name) => this.allowed(sessionId).includes(name),
+      add: (name) => {
+        const next = this.store.tx(() => {
+          const current = this.allowed(sessionId);
+          if (current.includes(name)) return current;
+          const updated = [...current, name].sort();
+          this.store.db
+            .prepare("UPDATE sessions SET allow_set = ? WHERE id = ?")
+            .run(JSON.stringify(updated), sessionId);
+          return updated;
+        });
+        this.bus.publish(sessionId, { type: "allow_set_changed", allowed: next });
+      },
+    };
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The SQLite store: one file under $DATA_DIR, WAL mode, a busy timeout, versioned migrations applied
+ * inside an immediate transaction (so several processes opening one directory at once migrate once).
+ * Owns the connection's lifetime; everything else receives a `Store`.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { initial } from "./migrations/001-initial.ts";
+
+const MIGRATIONS: readonly string[] = [initial];
+
+export interface Store {
+  readonly db: Database.Database;
+  readonly dataDir: string;
+  /** Runs `fn` in one IMMEDIATE transaction: every multi-row write goes through here. */
+  tx<T>(fn: () => T): T;
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+export function openStore(dataDir: string): Store {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = new Database(join(dataDir, "nodetool.sqlite"));
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  migrate(db);
+  let disposed = false;
+  const store: Store = {
+    db,
+    dataDir,
+    tx: (fn) => db.transaction(fn).immediate(),
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      db.close();
+    },
+    [Symbol.dispose]() {
+      store.dispose();
+    },
+  };
+  return store;
+}
+
+function migrate(db: Database.Database): void {
+  db.transaction(() => {
+    const current = db.pragma("user_version", { simple: true }) as number;
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      db.exec(MIGRATIONS[version] as string);
+      db.pragma(`user_version = ${version + 1}`);
+    }
+  }).immediate();
+}
+
+export function now(): number {
+  return Date.now();
+}

@@ -1,0 +1,110 @@
+/** Workflow rows: per user, versioned, optimistic concurrency on update. */
+
+import { newId } from "../../shared/gate/approvals.ts";
+import { Graph, type Workflow } from "../../shared/graph/document.ts";
+import { failed, notFound } from "../capabilities/errors.ts";
+import type { Store } from "./db.ts";
+
+interface Row {
+  id: string;
+  name: string;
+  description: string;
+  graph: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const NOT_FOUND_HINT = "Call workflows.list() to see the ids that exist.";
+
+function toWorkflow(row: Row): Workflow {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    graph: Graph.parse(JSON.parse(row.graph)),
+    version: row.version,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export class WorkflowStore {
+  constructor(private readonly store: Store) {}
+
+  list(userId: string, opts: { limit: number; offset: number; query?: string | undefined }) {
+    const rows = this.store.db
+      .prepare(
+        `SELECT id, name, description, version, updated_at FROM workflows
+         WHERE user_id = ? AND (? IS NULL OR instr(lower(name), lower(?)) > 0)
+         ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+      )
+      .all(userId, opts.query ?? null, opts.query ?? null, opts.limit, opts.offset) as Omit<
+      Row,
+      "graph" | "created_at"
+    >[];
+    return rows.map((row) => ({ ...row, updated_at: new Date(row.updated_at).toISOString() }));
+  }
+
+  find(userId: string, id: string): Workflow | undefined {
+    const row = this.store.db.prepare("SELECT * FROM workflows WHERE id = ? AND user_id = ?").get(id, userId) as
+      | Row
+      | undefined;
+    return row ? toWorkflow(row) : undefined;
+  }
+
+  require(userId: string, id: string): Workflow {
+    const workflow = this.find(userId, id);
+    if (!workflow) throw notFound("workflow", id, NOT_FOUND_HINT);
+    return workflow;
+  }
+
+  create(userId: string, input: { name: string; description: string; graph: Graph }): Workflow {
+    const at = Date.now();
+    const id = newId("wf");
+    this.store.db
+      .prepare(
+        "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+      )
+      .run(id, userId, input.name, input.description, JSON.stringify(input.graph), at, at);
+    return this.require(userId, id);
+  }
+
+  update(
+    userId: string,
+    input: {
+      workflow_id: string;
+      name?: string | undefined;
+      description?: string | undefined;
+      graph?: Graph | undefined;
+      expected_version?: number | undefined;
+    },
+  ): Workflow {
+    return this.store.tx(() => {
+      const current = this.require(userId, input.workflow_id);
+      if (input.expected_version !== undefined && input.expected_version !== current.version) {
+        throw failed(
+          `Version conflict on workflow "${current.id}": you expected version ${input.expected_version}, the stored one is ${current.version}. Read it again with workflows.get and reapply your change.`,
+        );
+      }
+      this.store.db
+        .prepare(
+          "UPDATE workflows SET name = ?, description = ?, graph = ?, version = version + 1, updated_at = ? WHERE id = ? AND user_id = ?",
+        )
+        .run(
+          input.name ?? current.name,
+          input.description ?? current.description,
+          JSON.stringify(input.graph ?? current.graph),
+          Date.now(),
+          current.id,
+          userId,
+        );
+      return this.require(userId, current.id);
+    });
+  }
+
+  delete(userId: string, id: string): void {
+    const result = this.store.db.prepare("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
+    if (result.changes === 0) throw notFound("workflow", id, NOT_FOUND_HINT);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * tRPC v11 set-up: the per-request context (who is calling and how), base procedures, and the error
+ * shape. A CodedError thrown by a procedure becomes a tRPC error whose `data.error` carries our code.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { ErrorCode } from "../../shared/protocol/errors.ts";
+import { isCodedError } from "../../shared/protocol/errors.ts";
+import type { AppServices } from "../app-services.ts";
+
+export interface RequestContext {
+  app: AppServices;
+  /** The authenticated user, or undefined (then every procedure refuses). */
+  userId: string | undefined;
+  /** How the caller authenticated. Only a cookie session on a same-origin request is "the person". */
+  via: "cookie" | "bearer" | "none";
+  sameOrigin: boolean;
+}
+
+const t = initTRPC.context<RequestContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const coded = isCodedError(cause) ? cause.payload : undefined;
+    return {
+      ...shape,
+      message: coded?.message ?? shape.message,
+      data: { ...shape.data, stack: undefined, error: coded ?? { code: codeFor(error.code), message: shape.message } },
+    };
+  },
+});
+
+function codeFor(code: TRPCError["code"]): ErrorCode {
+  switch (code) {
+    case "UNAUTHORIZED":
+    case "FORBIDDEN":
+      return "unauthorized";
+    case "BAD_REQUEST":
+    case "PARSE_ERROR":
+    case "PAYLOAD_TOO_LARGE":
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return "invalid_call";
+    default:
+      return "capability_failed";
+  }
+}
+
+export const router = t.router;
+
+/** Converts CodedErrors into TRPCErrors with a fitting HTTP status. */
+const coded = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isCodedError(result.error.cause)) {
+    const payload = result.error.cause.payload;
+    const status = payload.code === "unauthorized" ? "FORBIDDEN" : "BAD_REQUEST";
+    throw new TRPCError({ code: status, message: payload.message, cause: result.error.cause });
+  }
+  return result;
+});
+
+/** Any authenticated caller: a bearer token or a cookie session. */
+export const authed = t.procedure.use(coded).use(({ ctx, next }) => {
+  if (!ctx.userId)
+    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
+  return next({ ctx: { ...ctx, userId: ctx.userId } });
+});
+
+/** The person's acts (answer approvals, change mode, revoke): cookie session and same origin only. */
+export const person = authed.use(({ ctx, next }) => {
+  if (ctx.via !== "cookie" || !ctx.sameOrigin) {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: "Only the signed-in person can do this, from the app's own page (a token alone cannot).",
+    });
+  }
+  return next();
+});

@@ -1,0 +1,109 @@
+/** The page <-> server API (DESIGN.md section 8): sessions, runs, approvals, the catalog. */
+import { z } from "zod";
+import { findModule, inputJsonSchema, moduleSpecifier } from "../../shared/capabilities/table.ts";
+import { MODES } from "../../shared/capabilities/types.ts";
+import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { RespondInput } from "../../shared/protocol/server.ts";
+import { authed, person, router } from "./init.ts";
+
+const Id = z.string().min(1).max(200);
+const Mode = z.enum(MODES);
+const Names = z.array(z.string().min(1).max(100)).max(100);
+
+export const appRouter = router({
+  session: router({
+    create: authed
+      .input(z.object({ mode: Mode.optional(), modules: Names.optional(), packs: Names.optional() }).default({}))
+      .mutation(({ ctx, input }) => ctx.app.sessions.create(ctx.userId, input)),
+    get: authed
+      .input(z.object({ sessionId: Id }))
+      .query(({ ctx, input }) => ctx.app.sessions.view(ctx.userId, input.sessionId)),
+    setMode: person
+      .input(z.object({ sessionId: Id, mode: Mode }))
+      .mutation(({ ctx, input }) => ctx.app.sessions.setMode(ctx.userId, input.sessionId, input.mode)),
+    allowed: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
+      ctx.app.sessions.require(ctx.userId, input.sessionId);
+      return { allowed: ctx.app.sessions.allowed(input.sessionId) };
+    }),
+    revoke: person
+      .input(z.object({ sessionId: Id, capability: z.string().min(1).max(200).optional() }))
+      .mutation(({ ctx, input }) => ({
+        allowed: ctx.app.sessions.revoke(ctx.userId, input.sessionId, input.capability),
+      })),
+    events: authed.input(z.object({ sessionId: Id })).subscription(async function* ({ ctx, input, signal }) {
+      ctx.app.sessions.require(ctx.userId, input.sessionId);
+      const stop = signal ?? new AbortController().signal;
+      // Listen first, then replay what is pending, so nothing falls between the two.
+      const live = ctx.app.bus.subscribe(input.sessionId, stop);
+      const replayed = new Set<string>();
+      for (const approval of ctx.app.approvals.pending(input.sessionId)) {
+        replayed.add(approval.approval_id);
+        yield { type: "approval_requested", approval } satisfies SessionEvent;
+      }
+      for await (const event of live) {
+        if (event.type === "approval_requested" && replayed.has(event.approval.approval_id)) continue;
+        yield event;
+      }
+    }),
+  }),
+  run: router({
+    start: authed.input(z.object({ sessionId: Id })).mutation(({ ctx, input }) => ({
+      runId: ctx.app.runs.start(ctx.userId, input.sessionId).id,
+    })),
+    end: authed
+      .input(z.object({ runId: Id }))
+      .mutation(({ ctx, input }) => ctx.app.runs.end(ctx.userId, input.runId, "ended")),
+    cancel: authed
+      .input(z.object({ runId: Id }))
+      .mutation(({ ctx, input }) => ctx.app.runs.end(ctx.userId, input.runId, "cancelled")),
+    invoke: authed
+      .input(
+        z.object({
+          runId: Id,
+          module: z.string().min(1).max(300),
+          export: z.string().min(1).max(200),
+          args: z.unknown(),
+          callId: z.string().min(1).max(200).optional(),
+        }),
+      )
+      .mutation(({ ctx, input }) => ctx.app.runs.invoke(ctx.userId, { ...input, args: input.args as unknown[] })),
+  }),
+  approvals: router({
+    respond: person
+      .input(RespondInput)
+      .mutation(({ ctx, input }) => ctx.app.approvals.respond(ctx.userId, input.approvalId, input.answer)),
+    pending: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
+      ctx.app.sessions.require(ctx.userId, input.sessionId);
+      return { approvals: ctx.app.approvals.pending(input.sessionId) };
+    }),
+  }),
+  catalog: router({
+    get: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
+      const session = ctx.app.sessions.view(ctx.userId, input.sessionId);
+      return {
+        modules: session.modules.flatMap((name) => {
+          const module = findModule(name);
+          if (!module) return [];
+          return [
+            {
+              name,
+              specifier: moduleSpecifier(name),
+              description: module.description,
+              exports: module.specs.map((spec) => ({
+                name: spec.name,
+                method: spec.method,
+                description: spec.description,
+                category: spec.category,
+                positional: spec.positional ?? [],
+                input_schema: inputJsonSchema(spec),
+              })),
+            },
+          ];
+        }),
+        packs: session.packs,
+      };
+    }),
+  }),
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,48 @@
+/**
+ * The capability model (DESIGN.md section 4). Specs are data shared by every side; implementations
+ * live only on the server and are attached to the very spec objects declared here.
+ */
+import type { z } from "zod";
+import type { FailurePayload } from "../protocol/errors.ts";
+
+export const CATEGORIES = ["read", "write", "execute", "external"] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const MODES = ["plan", "default", "auto"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** Run dependencies a capability may need; a run without one answers `capability_unavailable`. */
+export type RunNeed = "client" | "providers";
+
+export interface CapabilitySpec<TInput extends z.ZodType = z.ZodType> {
+  /** Wire name, snake_case: `list_workflows`. */
+  readonly name: string;
+  /** Short name on the namespace object: `workflows.list`. */
+  readonly method: string;
+  readonly description: string;
+  readonly input: TInput;
+  readonly category: Category;
+  readonly userMessage?: (args: z.output<TInput>) => string;
+  readonly positional?: readonly string[];
+  readonly needs?: readonly RunNeed[];
+}
+
+export type AnySpec = CapabilitySpec<z.ZodType>;
+
+/** A namespace: its name and its specs, in declaration order. */
+export interface ModuleSpecs {
+  readonly name: string;
+  readonly description: string;
+  readonly specs: readonly AnySpec[];
+}
+
+export type Actor = "agent" | "user";
+
+/** What one capability call answers: a value, or a failure as a value. */
+export type InvokeResult =
+  | { ok: true; value: unknown; waited_ms?: number }
+  | { ok: false; error: FailurePayload; waited_ms?: number };
+
+export function defineSpec<TInput extends z.ZodType>(spec: CapabilitySpec<TInput>): CapabilitySpec<TInput> {
+  return Object.freeze({ ...spec });
+}

@@ -1,0 +1,30 @@
+/** The gate a host hands to each run: the mode, the session's allow-set, who to ask, an optional monitor. */
+import type { Mode } from "../capabilities/types.ts";
+import type { AllowSet, Approver, Monitor } from "./approvals.ts";
+
+export interface Gate {
+  mode(): Mode;
+  readonly allowSet: AllowSet;
+  readonly approver: Approver;
+  readonly monitor?: Monitor;
+  /** How long an ask may stay open before it settles as `approval_timeout`. */
+  readonly approvalTimeoutMs: number;
+}
+
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+export class MemoryAllowSet {
+  readonly #names = new Set<string>();
+  has(capability: string): boolean {
+    return this.#names.has(capability);
+  }
+  add(capability: string): void {
+    this.#names.add(capability);
+  }
+  delete(capability: string): boolean {
+    return this.#names.delete(capability);
+  }
+  list(): string[] {
+    return [...this.#names].sort();
+  }
+}

@@ -1,0 +1,320 @@
+/**
+ * The invoke ladder (DESIGN.md section 5) and the CapabilityRun it hangs on. Every entrance reaches an
+ * implementation only through `run.invoke`: lookup, normalise, validate, decide, ask, monitor, run, in
+ * that order. Expected failures come back as values with a code; nothing here throws for them.
+ */
+import type { z } from "zod";
+import { allSpecs, closestNames, findSpec } from "../capabilities/table.ts";
+import type { Actor, AnySpec, Category, InvokeResult, RunNeed } from "../capabilities/types.ts";
+import { type ErrorCode, failure, isCodedError } from "../protocol/errors.ts";
+import { type ApprovalRequest, approvalHash, newId } from "./approvals.ts";
+import { type Decision, decide } from "./decide.ts";
+import type { Gate } from "./gate.ts";
+
+export interface RunContext {
+  readonly user_id: string;
+  readonly session_id: string;
+  readonly run_id: string;
+  /** Aborts when the run ends or is cancelled. */
+  readonly signal: AbortSignal;
+}
+
+export type CapabilityImpl<TServices = unknown> = (run: CapabilityRun<TServices>, args: never) => Promise<unknown>;
+
+export interface AuditRecord {
+  actor: Actor;
+  run_id: string;
+  session_id: string;
+  capability: string;
+  category: Category | null;
+  decision: Decision | "allowed_by_session" | "refused";
+  outcome: "ok" | ErrorCode;
+  duration_ms: number;
+  waited_ms: number;
+}
+
+export interface InvokeOptions {
+  actor?: Actor;
+}
+
+export interface CapabilityRun<TServices = unknown> {
+  readonly context: RunContext;
+  readonly gate: Gate;
+  /** The `ui` router; absent on headless runs. */
+  readonly client?: unknown;
+  readonly services: TServices;
+  /** What this run can supply, beyond `client`: checked against a spec's `needs`. */
+  readonly provides: ReadonlySet<RunNeed>;
+  invoke(name: string, args: unknown, options?: InvokeOptions): Promise<InvokeResult>;
+}
+
+export interface RunHost<TServices> {
+  context: RunContext;
+  gate: Gate;
+  services: TServices;
+  client?: unknown;
+  provides?: Iterable<RunNeed>;
+  loadImpl(spec: AnySpec): Promise<CapabilityImpl<TServices>>;
+  audit(record: AuditRecord): void;
+  /** Full detail of an unexpected implementation error, for the host's log only. */
+  logError?(capability: string, err: unknown): void;
+}
+
+export function createRun<TServices>(host: RunHost<TServices>): CapabilityRun<TServices> {
+  const consumed = new Set<string>();
+  const provides = new Set<RunNeed>(host.provides ?? []);
+  if (host.client !== undefined) provides.add("client");
+  const run: CapabilityRun<TServices> = {
+    context: host.context,
+    gate: host.gate,
+    client: host.client,
+    services: host.services,
+    provides,
+    invoke: (name, args, options) => ladder(run, host, consumed, name, args, options?.actor ?? "agent"),
+  };
+  return run;
+}
+
+const ALL_NAMES = () => allSpecs().map((s) => s.name);
+
+/** Step 2: camelCase keys copied to snake_case when the snake key is absent; `_message` lifted out. */
+export function normalise(args: unknown): { args: Record<string, unknown>; message?: string } | undefined {
+  if (args === undefined || args === null) return { args: {} };
+  if (typeof args !== "object" || Array.isArray(args)) return undefined;
+  const out: Record<string, unknown> = {};
+  let message: string | undefined;
+  for (const [key, value] of Object.entries(args)) {
+    if (key === "_message") {
+      if (typeof value === "string") message = value.slice(0, 500);
+      continue;
+    }
+    out[key] = value;
+  }
+  for (const [key, value] of Object.entries(out)) {
+    if (!/[A-Z]/.test(key)) continue;
+    const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (!(snake in out)) {
+      out[snake] = value;
+      delete out[key];
+    }
+  }
+  return message === undefined ? { args: out } : { args: out, message };
+}
+
+export function issuesOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(args)"}: ${issue.message}`);
+}
+
+async function ladder<TServices>(
+  run: CapabilityRun<TServices>,
+  host: RunHost<TServices>,
+  consumed: Set<string>,
+  name: string,
+  rawArgs: unknown,
+  actor: Actor,
+): Promise<InvokeResult> {
+  const started = performance.now();
+  let waited = 0;
+  let category: Category | null = null;
+  let decision: AuditRecord["decision"] = "refused";
+  const finish = (result: InvokeResult): InvokeResult => {
+    host.audit({
+      actor,
+      run_id: host.context.run_id,
+      session_id: host.context.session_id,
+      capability: name,
+      category,
+      decision,
+      outcome: result.ok ? "ok" : result.error.code,
+      duration_ms: performance.now() - started,
+      waited_ms: waited,
+    });
+    if (waited > 0) result.waited_ms = Math.round(waited);
+    return result;
+  };
+  const fail = (code: ErrorCode, message: string, extra: Parameters<typeof failure>[2] = {}) =>
+    finish({ ok: false, error: failure(code, message, { capability: name, ...extra }) });
+
+  // 1. Lookup.
+  const spec = findSpec(name);
+  if (!spec) {
+    const near = closestNames(name, ALL_NAMES());
+    const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
+    return fail("unknown_capability", `There is no capability named "${name}".${hint}`, { suggestions: near });
+  }
+  category = spec.category;
+  if (host.context.signal.aborted)
+    return fail("run_ended", "This run has ended; start a new run to call capabilities.");
+
+  // 2. Normalise.
+  const normalised = normalise(rawArgs);
+  if (!normalised) {
+    return fail("invalid_tool_arguments", `${name} takes one object of named arguments.`, {
+      issues: ["(args): expected an object"],
+    });
+  }
+
+  // 3. Validate, before anything can prompt.
+  const parsed = spec.input.safeParse(normalised.args);
+  if (!parsed.success) {
+    const issues = issuesOf(parsed.error);
+    return fail("invalid_tool_arguments", `Invalid arguments for ${name}: ${issues.join("; ")}`, { issues });
+  }
+  const args = parsed.data;
+
+  // 4. Decide.
+  decision = decide(run.gate.mode(), spec.category, actor);
+  if (decision === "block") {
+    return fail(
+      "blocked_in_plan_mode",
+      `${name} is a ${spec.category} capability and the session is in plan mode, where only reads run. Ask the user to switch mode.`,
+    );
+  }
+
+  // 5. Ask, unless the session already allows this name.
+  if (decision === "ask") {
+    if (run.gate.allowSet.has(name)) {
+      decision = "allowed_by_session";
+    } else {
+      const askStarted = performance.now();
+      const verdict = await ask(run, spec, args, normalised.message, consumed);
+      waited = performance.now() - askStarted;
+      if (verdict.kind !== "allow") return fail(verdict.code, verdict.message);
+    }
+  }
+
+  // 6. Monitor: non-read calls only, after approval.
+  if (spec.category !== "read" && run.gate.monitor) {
+    const verdict = await run.gate.monitor({
+      run_id: host.context.run_id,
+      capability: name,
+      category: spec.category,
+      args,
+    });
+    if (!verdict.allow)
+      return fail("blocked_by_security_monitor", `The security monitor blocked ${name}: ${verdict.reason}`);
+  }
+
+  // 7. Run.
+  for (const need of spec.needs ?? []) {
+    if (!run.provides.has(need)) {
+      const why = need === "client" ? "needs a connected editor" : `needs ${need}, which this run does not have`;
+      return fail("capability_unavailable", `${name} ${why}.`);
+    }
+  }
+  if (host.context.signal.aborted) return fail("run_ended", "This run ended while the call waited; nothing was done.");
+  try {
+    const impl = await host.loadImpl(spec);
+    const value = await impl(run, args as never);
+    return finish({ ok: true, value: value === undefined ? null : value });
+  } catch (err) {
+    if (isCodedError(err)) return finish({ ok: false, error: { ...err.payload, capability: name } });
+    host.logError?.(name, err);
+    return fail("capability_failed", `${name} failed: ${safeMessage(err)}`);
+  }
+}
+
+type AskVerdict = { kind: "allow" } | { kind: "refuse"; code: ErrorCode; message: string };
+
+async function ask(
+  run: CapabilityRun<unknown>,
+  spec: AnySpec,
+  args: unknown,
+  agentMessage: string | undefined,
+  consumed: Set<string>,
+): Promise<AskVerdict> {
+  const gate = run.gate;
+  const now = Date.now();
+  const request: ApprovalRequest = {
+    approval_id: newId("apr"),
+    run_id: run.context.run_id,
+    capability: spec.name,
+    category: spec.category,
+    message: describeCall(spec, args),
+    args,
+    hash: await approvalHash(run.context.run_id, spec.name, args),
+    created_at: now,
+    expires_at: now + gate.approvalTimeoutMs,
+  };
+  if (agentMessage !== undefined) request.agent_message = agentMessage;
+  // The run may have ended while the hash was computed: its abort event has fired already, so the
+  // listener below would never hear it and the person would be asked about a run that is over.
+  if (run.context.signal.aborted) {
+    return { kind: "refuse", code: "run_ended", message: `The run ended before ${spec.name} could ask for approval.` };
+  }
+  // The abort reason tells the approver why the gate stopped waiting: "timeout", "run_ended" or "settled".
+  const controller = new AbortController();
+  let why: "timeout" | "run_ended" | "settled" = "settled";
+  const onRunEnd = () => controller.abort("run_ended");
+  run.context.signal.addEventListener("abort", onRunEnd, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<{ kind: "timeout" }>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), gate.approvalTimeoutMs);
+  });
+  const ended = new Promise<{ kind: "ended" }>((resolve) => {
+    if (controller.signal.aborted) resolve({ kind: "ended" });
+    controller.signal.addEventListener("abort", () => resolve({ kind: "ended" }), { once: true });
+  });
+  try {
+    const outcome = await Promise.race([gate.approver.ask(request, controller.signal), timedOut, ended]);
+    if (outcome.kind === "timeout") {
+      why = "timeout";
+      return {
+        kind: "refuse",
+        code: "approval_timeout",
+        message: `Nobody answered the approval for ${spec.name} in time; it was not run. Try again when the user is present.`,
+      };
+    }
+    if (outcome.kind === "ended") {
+      return { kind: "refuse", code: "run_ended", message: `The run ended while ${spec.name} waited for approval.` };
+    }
+    if (
+      outcome.approval_id !== request.approval_id ||
+      outcome.hash !== request.hash ||
+      consumed.has(outcome.approval_id)
+    ) {
+      return {
+        kind: "refuse",
+        code: "permission_denied",
+        message: `The answer received does not match this call to ${spec.name} (an approval is single-use and bound to its arguments).`,
+      };
+    }
+    consumed.add(outcome.approval_id);
+    if (outcome.answer === "deny") {
+      return {
+        kind: "refuse",
+        code: "permission_denied",
+        message:
+          outcome.reason ?? `The user denied ${spec.name}. Do not retry it unchanged; ask the user or try another way.`,
+      };
+    }
+    if (outcome.answer === "allow_for_session") gate.allowSet.add(spec.name);
+    return { kind: "allow" };
+  } finally {
+    clearTimeout(timer);
+    run.context.signal.removeEventListener("abort", onRunEnd);
+    if (!controller.signal.aborted) controller.abort(why);
+  }
+}
+
+export function describeCall(spec: AnySpec, args: unknown): string {
+  if (spec.userMessage) {
+    try {
+      return spec.userMessage(args as never);
+    } catch {
+      // fall through to the generic line
+    }
+  }
+  return `${spec.name} (${spec.category}): ${spec.description}`;
+}
+
+/** One line, no stack, no host paths, bounded length. */
+export function safeMessage(err: unknown): string {
+  const raw = err instanceof Error ? err.message : typeof err === "string" ? err : "unexpected error";
+  const firstLine = raw.split("\n")[0] ?? "";
+  const cleaned = firstLine
+    .replace(/(?:[A-Za-z]:)?(?:[\\/][\w .@+-]+){2,}/g, "<path>")
+    .replace(/file:\/\/\S+/g, "<path>")
+    .slice(0, 300);
+  return cleaned || "unexpected error";
+}

@@ -1,0 +1,32 @@
+/**
+ * Messages that cross the page <-> server boundary beyond tRPC's own envelopes: the session's event
+ * stream and the shapes of run.invoke answers. Zod schemas with inferred types, tagged by `type`.
+ */
+import { z } from "zod";
+import { MODES } from "../capabilities/types.ts";
+import { ApprovalAnswer, ApprovalRequest } from "../gate/approvals.ts";
+import { FailurePayload } from "./errors.ts";
+
+export const Mode = z.enum(MODES);
+
+export const SessionEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("approval_requested"), approval: ApprovalRequest }),
+  z.object({
+    type: z.literal("approval_settled"),
+    approval_id: z.string(),
+    status: z.enum(["allow", "allow_for_session", "deny", "timeout", "cancelled"]),
+  }),
+  z.object({ type: z.literal("run_ended"), run_id: z.string(), reason: z.string() }),
+  z.object({ type: z.literal("mode_changed"), mode: Mode }),
+  z.object({ type: z.literal("allow_set_changed"), allowed: z.array(z.string()) }),
+]);
+export type SessionEvent = z.infer<typeof SessionEvent>;
+
+export const InvokeAnswer = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown(), waited_ms: z.number().optional() }),
+  z.object({ ok: z.literal(false), error: FailurePayload, waited_ms: z.number().optional() }),
+  z.object({ pending: z.literal(true) }),
+]);
+export type InvokeAnswer = z.infer<typeof InvokeAnswer>;
+
+export const RespondInput = z.object({ approvalId: z.string().min(1).max(200), answer: ApprovalAnswer });

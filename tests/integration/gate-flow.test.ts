@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { watchEvents } from "../support/events.ts";
+import { startTestServer, WORKFLOWS } from "../support/server.ts";
+
+const countWorkflows = (server: { app: { store: { db: { prepare(s: string): { get(): unknown } } } } }) =>
+  (server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get() as { n: number }).n;
+
+describe("the gate through the server: a script calls, the signed-in browser answers", () => {
+  it("asks in default mode; allow once runs it, deny refuses it, allow-for-session covers that name only", async () => {
+    await using server = await startTestServer();
+    const browser = await server.browser();
+    const { sessionId } = await server.script.session.create.mutate({ mode: "default" });
+    using events = await watchEvents(browser, sessionId);
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const call = (exp: string, args: unknown[], callId?: string) =>
+      server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: exp, args, ...(callId ? { callId } : {}) });
+
+    // Reads run without a prompt.
+    expect(await call("list", [])).toMatchObject({ ok: true });
+
+    // Allow once.
+    const first = call("create", [{ name: "one", _message: "making a workflow for you" }], "c1");
+    const asked = await events.next("approval_requested");
+    expect(asked.approval).toMatchObject({
+      capability: "create_workflow",
+      category: "write",
+      agent_message: "making a workflow for you",
+    });
+    expect(asked.approval.args).toMatchObject({ name: "one" });
+    await browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" });
+    const created = await first;
+    expect(created).toMatchObject({ ok: true, value: { name: "one", version: 1 } });
+    expect((created as { waited_ms?: number }).waited_ms).toBeGreaterThanOrEqual(0);
+    expect(await events.next("approval_settled")).toMatchObject({ status: "allow" });
+
+    // A second answer to the same approval is refused and changes nothing.
+    await expect(
+      browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "deny" }),
+    ).rejects.toMatchObject({ message: expect.stringContaining("already settled") });
+    await expect(browser.approvals.respond.mutate({ approvalId: "apr_unknown", answer: "allow" })).rejects.toThrow();
+
+    // Deny.
+    const denied = call("create", [{ name: "two" }], "c2");
+    const asked2 = await events.next("approval_requested");
+    await browser.approvals.respond.mutate({ approvalId: asked2.approval.approval_id, answer: "deny" });
+    expect(await denied).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    expect(countWorkflows(server)).toBe(1);
+
+    // Allow for session: the next create runs unasked; a different write name still asks.
+    const third = call("create", ["three"], "c3");
+    const asked3 = await events.next("approval_requested");
+    await browser.approvals.respond.mutate({ approvalId: asked3.approval.approval_id, answer: "allow_for_session" });
+    expect(await third).toMatchObject({ ok: true });
+    expect(await browser.session.allowed.query({ sessionId })).toEqual({ allowed: ["create_workflow"] });
+    const fourth = await call("create", ["four"], "c4");
+    expect(fourth).toMatchObject({ ok: true });
+    expect("waited_ms" in fourth).toBe(false);
+    const id = (fourth as { value: { id: string } }).value.id;
+    const deleting = call("delete", [id], "c5");
+    const asked5 = await events.next("approval_requested");
+    expect(asked5.approval.capability).toBe("delete_workflow");
+    await browser.approvals.respond.mutate({ approvalId: asked5.approval.approval_id, answer: "allow" });
+    expect(await deleting).toMatchObject({ ok: true });
+
+    // Revoking the allow-set makes create ask again.
+    expect(await browser.session.revoke.mutate({ sessionId, capability: "create_workflow" })).toEqual({ allowed: [] });
+    const fifth = call("create", ["five"], "c6");
+    const asked6 = await events.next("approval_requested");
+    expect(asked6.approval.capability).toBe("create_workflow");
+    await browser.approvals.respond.mutate({ approvalId: asked6.approval.approval_id, answer: "deny" });
+    expect(await fifth).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+
+    // Plan blocks writes, auto runs them.
+    await browser.session.setMode.mutate({ sessionId, mode: "plan" });
+    expect(await call("create", ["six"])).toMatchObject({ ok: false, error: { code: "blocked_in_plan_mode" } });
+    await browser.session.setMode.mutate({ sessionId, mode: "auto" });
+    expect(await call("create", ["seven"])).toMatchObject({ ok: true });
+
+    // Every outcome is audited.
+    server.app.audit.flush();
+    const outcomes = server.app.store.db
+      .prepare("SELECT capability, outcome FROM audit WHERE run_id = ? ORDER BY id")
+      .all(runId);
+    expect(outcomes).toContainEqual({ capability: "create_workflow", outcome: "permission_denied" });
+    expect(outcomes).toContainEqual({ capability: "create_workflow", outcome: "blocked_in_plan_mode" });
+    expect(outcomes.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it("holds a waiting call, answers pending, and resumes by callId without running twice", async () => {
+    await using server = await startTestServer({ holdMs: 200 });
+    const browser = await server.browser();
+    const { sessionId } = await server.script.session.create.mutate({});
+    using events = await watchEvents(browser, sessionId);
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const input = { runId, module: WORKFLOWS, export: "create", args: ["held"], callId: "k1" };
+
+    expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
+    expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
+    const asked = await events.next("approval_requested");
+    // Only one approval for the one call, however often it was re-sent.
+    expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(1);
+    await browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" });
+    const settled = await server.script.run.invoke.mutate(input);
+    expect(settled).toMatchObject({ ok: true, value: { name: "held" } });
+    expect(await server.script.run.invoke.mutate(input)).toEqual(settled);
+    expect(countWorkflows(server)).toBe(1);
+
+    // The same callId with other args is refused.
+    expect(await server.script.run.invoke.mutate({ ...input, args: ["other"] })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_call" },
+    });
+  });
+
+  it("replays pending approvals to a browser that connects later", async () => {
+    await using server = await startTestServer({ holdMs: 100 });
+    const { sessionId } = await server.script.session.create.mutate({});
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const input = { runId, module: WORKFLOWS, export: "create", args: ["late"], callId: "r1" };
+    expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
+
+    const browser = await server.browser();
+    using events = await watchEvents(browser, sessionId);
+    const replayed = await events.next("approval_requested");
+    expect(replayed.approval.capability).toBe("create_workflow");
+    await browser.approvals.respond.mutate({ approvalId: replayed.approval.approval_id, answer: "allow" });
+    expect(await server.script.run.invoke.mutate(input)).toMatchObject({ ok: true });
+  });
+
+  it("ends an unanswered approval as approval_timeout, recorded as a timeout", async () => {
+    await using server = await startTestServer({ approvalTimeoutMs: 150 });
+    const { sessionId } = await server.script.session.create.mutate({});
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const result = await server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: "create", args: ["t"] });
+    expect(result).toMatchObject({ ok: false, error: { code: "approval_timeout" } });
+    const row = server.app.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?").get(runId);
+    expect(row).toEqual({ status: "timeout" });
+    expect(countWorkflows(server)).toBe(0);
+  });
+
+  it("refuses calls on an ended run and on another user's run", async () => {
+    await using server = await startTestServer();
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    await server.script.run.end.mutate({ runId });
+    expect(await server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: "list", args: [] })).toMatchObject(
+      {
+        ok: false,
+        error: { code: "run_ended" },
+      },
+    );
+
+    const other = server.app.credentials.addUser("mallory");
+    const { runId: liveRun } = await server.script.run.start.mutate({ sessionId });
+    const res = await fetch(`${server.url}/trpc/run.invoke`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ runId: liveRun, module: WORKFLOWS, export: "list", args: [] }),
+    });
+    const body = (await res.json()) as { result: { data: unknown } };
+    expect(body.result.data).toMatchObject({ ok: false, error: { code: "unauthorized" } });
+    const startOther = await fetch(`${server.url}/trpc/run.start`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ sessionId }),
+    });
+    expect(startOther.status).toBe(403);
+  });
+
+  it("cancelling a run settles its pending approval and the call ends as run_ended", async () => {
+    await using server = await startTestServer();
+    const browser = await server.browser();
+    const { sessionId } = await server.script.session.create.mutate({});
+    using events = await watchEvents(browser, sessionId);
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const waiting = server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: "create", args: ["x"] });
+    const asked = await events.next("approval_requested");
+    await server.script.run.cancel.mutate({ runId });
+    expect(await waiting).toMatchObject({ ok: false, error: { code: "run_ended" } });
+    expect(await events.next("run_ended")).toMatchObject({ run_id: runId, reason: "cancelled" });
+    await expect(
+      browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" }),
+    ).rejects.toThrow();
+    expect(countWorkflows(server)).toBe(0);
+  });
+});

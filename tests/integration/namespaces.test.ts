@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { MEMORY, SHARED, startTestServer, WORKFLOWS } from "../support/server.ts";
+
+async function autoRun(server: Awaited<ReturnType<typeof startTestServer>>) {
+  const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+  const { runId } = await server.script.run.start.mutate({ sessionId });
+  const call = (module: string, exp: string, args: unknown) =>
+    server.script.run.invoke.mutate({ runId, module, export: exp, args }) as Promise<
+      { ok: true; value: never } | { ok: false; error: { code: string; message: string; issues?: string[] } }
+    >;
+  return { sessionId, runId, call };
+}
+
+describe("first namespaces on the real store", () => {
+  it("workflows: create, list, get, update with expected_version, validate, digraph, delete", async () => {
+    await using server = await startTestServer();
+    const { call } = await autoRun(server);
+    const graph = {
+      nodes: [
+        { id: "a", type: "constant.string", data: { value: "hi" }, position: { x: 0, y: 0 } },
+        { id: "b", type: "text.length", data: {}, position: { x: 200, y: 0 }, title: "Len" },
+      ],
+      edges: [{ id: "e1", source: "a", sourceHandle: "output", target: "b", targetHandle: "text" }],
+    };
+    const created = await call(WORKFLOWS, "create_workflow", [{ name: "Greeting", description: "d", graph }]);
+    expect(created).toMatchObject({ ok: true, value: { name: "Greeting", version: 1 } });
+    const id = (created as { value: { id: string } }).value.id;
+
+    expect(await call(WORKFLOWS, "list", [{ query: "greet" }])).toMatchObject({ ok: true, value: { count: 1 } });
+    expect(await call(WORKFLOWS, "list", [{ query: "nothing" }])).toMatchObject({ ok: true, value: { count: 0 } });
+    expect(await call(WORKFLOWS, "get", [{ id }])).toMatchObject({ ok: true, value: { graph } });
+
+    const updated = await call(WORKFLOWS, "update", [id, { name: "Renamed", expected_version: 1 }]);
+    expect(updated).toMatchObject({ ok: true, value: { name: "Renamed", version: 2, graph } });
+    const stale = await call(WORKFLOWS, "update", [id, { name: "Stale", expectedVersion: 1 }]);
+    expect(stale).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+    expect((stale as { error: { message: string } }).error.message).toMatch(/version conflict/i);
+    expect(await call(WORKFLOWS, "get", [id])).toMatchObject({ value: { name: "Renamed", version: 2 } });
+
+    expect(await call(WORKFLOWS, "validate", [id])).toMatchObject({ ok: true, value: { valid: true, problems: [] } });
+    const broken = {
+      nodes: [
+        { id: "a", type: "x" },
+        { id: "a", type: "y" },
+        { id: "c", type: "z" },
+      ],
+      edges: [
+        { id: "e1", source: "a", sourceHandle: "o", target: "c", targetHandle: "i" },
+        { id: "e2", source: "c", sourceHandle: "o", target: "a", targetHandle: "i" },
+        { id: "e3", source: "c", sourceHandle: "o", target: "ghost", targetHandle: "i" },
+      ],
+    };
+    const report = await call(WORKFLOWS, "validate", [{ graph: broken }]);
+    expect(report).toMatchObject({ ok: true, value: { valid: false } });
+    const kinds = (report as { value: { problems: { kind: string }[] } }).value.problems.map((p) => p.kind).sort();
+    expect(kinds).toEqual(["cycle", "duplicate_node_id", "unknown_node"]);
+
+    const dot = await call(WORKFLOWS, "exportDigraph", [id]);
+    expect((dot as { value: { dot: string } }).value.dot).toContain('"a" -> "b"');
+
+    expect(await call(WORKFLOWS, "delete", [id])).toMatchObject({ ok: true });
+    expect(await call(WORKFLOWS, "get", [id])).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+    expect(await call(WORKFLOWS, "delete", [id])).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+  });
+
+  it("memory: save, list by tag, full-text search ranked, delete; per user", async () => {
+    await using server = await startTestServer();
+    const { call } = await autoRun(server);
+    await call(MEMORY, "save", [{ content: "The user prefers dark roast coffee", tags: ["pref"] }]);
+    await call(MEMORY, "save", ["Meeting notes: coffee machine broken, coffee order placed"]);
+    await call(MEMORY, "save", [{ content: "Tea is fine too", tags: ["pref"] }]);
+    const listed = await call(MEMORY, "list", [{ tag: "pref" }]);
+    expect((listed as { value: { memories: unknown[] } }).value.memories).toHaveLength(2);
+    const found = (await call(MEMORY, "search", ["coffee"])) as { value: { memories: { content: string }[] } };
+    expect(found.value.memories).toHaveLength(2);
+    expect(found.value.memories[0]?.content).toMatch(/coffee order/);
+    // FTS syntax in user text is inert.
+    expect(await call(MEMORY, "search", ['coffee" OR "tea NEAR('])).toMatchObject({ ok: true });
+    const id = ((await call(MEMORY, "list", [])) as { value: { memories: { id: string }[] } }).value.memories[0]?.id;
+    expect(await call(MEMORY, "delete", [id])).toMatchObject({ ok: true });
+    expect(((await call(MEMORY, "list", [])) as { value: { memories: unknown[] } }).value.memories).toHaveLength(2);
+
+    const other = server.app.credentials.addUser("someone");
+    const res = await fetch(`${server.url}/trpc/session.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ mode: "auto" }),
+    });
+    const sessionId = ((await res.json()) as { result: { data: { sessionId: string } } }).result.data.sessionId;
+    const live = server.app.runs.start(other.userId, sessionId);
+    const theirs = await server.app.runs.invoke(other.userId, {
+      runId: live.id,
+      module: MEMORY,
+      export: "list",
+      args: [],
+    });
+    expect(theirs).toMatchObject({ ok: true, value: { memories: [] } });
+  });
+
+  it("shared: values live for the run and are gone when it ends", async () => {
+    await using server = await startTestServer();
+    const { call, runId, sessionId } = await autoRun(server);
+    expect(await call(SHARED, "share", ["answer", { value: { n: 42 } }])).toMatchObject({ ok: true });
+    expect(await call(SHARED, "read", ["answer"])).toMatchObject({ ok: true, value: { value: { n: 42 } } });
+    expect(await call(SHARED, "list", [])).toMatchObject({ ok: true, value: { results: [{ key: "answer" }] } });
+    await server.script.run.end.mutate({ runId });
+    const { runId: next } = await server.script.run.start.mutate({ sessionId });
+    expect(
+      await server.script.run.invoke.mutate({ runId: next, module: SHARED, export: "read", args: ["answer"] }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "capability_failed" },
+    });
+    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM shared_results").get()).toEqual({ n: 0 });
+  });
+
+  it("the dispatcher refuses unknown modules, exports, non-array args and bad arguments with codes", async () => {
+    await using server = await startTestServer();
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto", modules: ["workflows"] });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const call = (module: string, exp: string, args: unknown) =>
+      server.script.run.invoke.mutate({ runId, module, export: exp, args });
+    expect(await call(MEMORY, "list", [])).toMatchObject({ ok: false, error: { code: "unknown_module" } });
+    expect(await call("@nodetool-ai/sandbox-nodetool/workflow", "list", [])).toMatchObject({
+      ok: false,
+      error: { code: "unknown_module", message: expect.stringContaining("Did you mean") },
+    });
+    expect(await call(WORKFLOWS, "lst", [])).toMatchObject({
+      ok: false,
+      error: { code: "unknown_export", message: expect.stringContaining('"list"') },
+    });
+    expect(await call(WORKFLOWS, "list", { limit: 1 })).toMatchObject({ ok: false, error: { code: "invalid_call" } });
+    expect(await call(WORKFLOWS, "get", [1, 2, 3])).toMatchObject({ ok: false, error: { code: "invalid_call" } });
+    const bad = await call(WORKFLOWS, "list", [{ limit: -1 }]);
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: "invalid_tool_arguments", issues: [expect.stringContaining("limit")] },
+    });
+  });
+
+  it("catalog.get lists each mounted module with wire names, methods, categories and JSON Schemas", async () => {
+    await using server = await startTestServer();
+    const { sessionId } = await server.script.session.create.mutate({ modules: ["workflows", "memory"] });
+    const catalog = await server.script.catalog.get.query({ sessionId });
+    expect(catalog.modules.map((m) => m.name)).toEqual(["workflows", "memory"]);
+    const create = catalog.modules[0]?.exports.find((e) => e.name === "create_workflow");
+    expect(create).toMatchObject({ method: "create", category: "write", input_schema: { type: "object" } });
+    expect((create?.input_schema as { required?: string[] } | undefined)?.required).toEqual(["name"]);
+  });
+});

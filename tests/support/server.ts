@@ -1,0 +1,96 @@
+/**
+ * Test fixtures: a real server on loopback over a real SQLite file in a fresh temp directory, and
+ * tRPC clients as a script (bearer token) and as the signed-in browser (cookie, same origin).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTRPCClient, httpBatchStreamLink, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { EventSource } from "eventsource";
+import { type AppHandle, startApp } from "../../server-bridge/app.ts";
+import { configFromEnv, type ServerConfig } from "../../server-bridge/config.ts";
+import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+
+export interface TestServer extends AppHandle {
+  dataDir: string;
+  token: string;
+  /** A script's client: `Authorization: Bearer <admin token>`. */
+  script: ReturnType<typeof createTRPCClient<AppRouter>>;
+  /** A signed-in browser page's client: login cookie, same-origin headers, event stream. */
+  browser(): Promise<ReturnType<typeof createTRPCClient<AppRouter>>>;
+  /** The cookie of a fresh browser login. */
+  login(): Promise<string>;
+  restart(overrides?: Partial<ServerConfig>): Promise<TestServer>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export function tempDir(prefix = "nt-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = tempDir()): Promise<TestServer> {
+  const config = configFromEnv({}, { port: 0, dataDir, webDir: join(dataDir, "no-web"), ...overrides });
+  const handle = await startApp(config, () => {});
+  const token = handle.app.credentials.adminToken;
+  const url = handle.url;
+
+  const login = async () => {
+    const res = await fetch(`${url}/?token=${encodeURIComponent(token)}`, { redirect: "manual" });
+    const cookie = res.headers.get("set-cookie");
+    if (res.status !== 303 || !cookie) throw new Error(`login failed: ${res.status}`);
+    return cookie.split(";")[0] as string;
+  };
+
+  const browser = async () => {
+    const cookie = await login();
+    const headers = { cookie, origin: url, "sec-fetch-site": "same-origin" };
+    return createTRPCClient<AppRouter>({
+      links: [
+        splitLink({
+          condition: (op) => op.type === "subscription",
+          true: httpSubscriptionLink({
+            url: `${url}/trpc`,
+            EventSource,
+            eventSourceOptions: {
+              fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers ?? {}), ...headers } }),
+            },
+          }),
+          false: httpBatchStreamLink({ url: `${url}/trpc`, headers }),
+        }),
+      ],
+    });
+  };
+
+  const script = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+  });
+
+  let closed = false;
+  const dispose = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
+  const server: TestServer = {
+    ...handle,
+    dataDir,
+    token,
+    script,
+    browser,
+    login,
+    close: dispose,
+    restart: async (next = {}) => {
+      await dispose();
+      return startTestServer({ ...overrides, ...next }, dataDir);
+    },
+    [Symbol.asyncDispose]: async () => {
+      await dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+export const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
+export const MEMORY = "@nodetool-ai/sandbox-nodetool/memory";
+export const SHARED = "@nodetool-ai/sandbox-nodetool/shared";
