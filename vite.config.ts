@@ -1,9 +1,27 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
+const here = fileURLToPath(new URL(".", import.meta.url));
+
 export default defineConfig({
+  root: "web",
+  plugins: [react()],
+  build: {
+    outDir: "../dist/web",
+    emptyOutDir: true,
+    target: "es2022",
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: { input: { index: "web/index.html" } },
+  },
+  worker: {
+    format: "es",
+    rollupOptions: { output: { entryFileNames: "assets/worker-[name]-[hash].js" } },
+  },
   test: {
+    root: here,
     include: ["tests/**/*.test.ts", "shared/**/*.test.ts", "worker/**/*.test.ts", "server-bridge/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts"],
+    globalSetup: ["tests/global-setup.ts", "tests/global-setup-web.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

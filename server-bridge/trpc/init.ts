@@ -17,6 +17,8 @@ export interface RequestContext {
 }
 
 const t = initTRPC.context<RequestContext>().create({
+  // Keep event streams alive through proxies, and let clients notice a dead one and reconnect.
+  sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const coded = isCodedError(cause) ? cause.payload : undefined;

@@ -162,6 +162,14 @@ async function ladder<TServices>(
   }
   const args = parsed.data;
 
+  // A call this run could never serve is refused before it can prompt anyone.
+  for (const need of spec.needs ?? []) {
+    if (!run.provides.has(need)) {
+      const why = need === "client" ? "needs a connected editor" : `needs ${need}, which this run does not have`;
+      return fail("capability_unavailable", `${name} ${why}.`);
+    }
+  }
+
   // 4. Decide.
   decision = decide(run.gate.mode(), spec.category, actor);
   if (decision === "block") {
@@ -196,12 +204,6 @@ async function ladder<TServices>(
   }
 
   // 7. Run.
-  for (const need of spec.needs ?? []) {
-    if (!run.provides.has(need)) {
-      const why = need === "client" ? "needs a connected editor" : `needs ${need}, which this run does not have`;
-      return fail("capability_unavailable", `${name} ${why}.`);
-    }
-  }
   if (host.context.signal.aborted) return fail("run_ended", "This run ended while the call waited; nothing was done.");
   try {
     const impl = await host.loadImpl(spec);
@@ -256,7 +258,15 @@ async function ask(
     controller.signal.addEventListener("abort", () => resolve({ kind: "ended" }), { once: true });
   });
   try {
-    const outcome = await Promise.race([gate.approver.ask(request, controller.signal), timedOut, ended]);
+    const asked = gate.approver.ask(request, controller.signal).catch(() => ({ kind: "failed" as const }));
+    const outcome = await Promise.race([asked, timedOut, ended]);
+    if (outcome.kind === "failed") {
+      return {
+        kind: "refuse",
+        code: "permission_denied",
+        message: `The approval for ${spec.name} could not be asked, so it was not run.`,
+      };
+    }
     if (outcome.kind === "timeout") {
       why = "timeout";
       return {
@@ -280,7 +290,8 @@ async function ask(
       };
     }
     consumed.add(outcome.approval_id);
-    if (outcome.answer === "deny") {
+    // Only an explicit allow runs; anything else an approver says counts as a denial.
+    if (outcome.answer !== "allow" && outcome.answer !== "allow_for_session") {
       return {
         kind: "refuse",
         code: "permission_denied",
@@ -313,6 +324,9 @@ export function safeMessage(err: unknown): string {
   const raw = err instanceof Error ? err.message : typeof err === "string" ? err : "unexpected error";
   const firstLine = raw.split("\n")[0] ?? "";
   const cleaned = firstLine
+    // Any word holding a slash first: the narrower pattern below stops at `~`, `(` or a non-ASCII
+    // letter and would leave the rest of the path behind.
+    .replace(/[^\s'"`]*[\\/][^\s'"`]*/g, "<path>")
     .replace(/(?:[A-Za-z]:)?(?:[\\/][\w .@+-]+){2,}/g, "<path>")
     .replace(/file:\/\/\S+/g, "<path>")
     .slice(0, 300);

@@ -1,0 +1,91 @@
+/**
+ * Runs for local entrances that have no browser (the CLI, later stdio MCP): a session of the local
+ * user on the shared store, and a gate chosen by the caller. With no mode the run gets the headless
+ * gate (reads only). With a mode, asks go to the approver the caller supplies (a terminal prompt, an
+ * MCP elicitation) or are denied with a message naming how to choose a mode.
+ */
+import { createInterface } from "node:readline/promises";
+import type { Mode } from "../../shared/capabilities/types.ts";
+import type { ApprovalOutcome, Approver } from "../../shared/gate/approvals.ts";
+import { DEFAULT_APPROVAL_TIMEOUT_MS, type Gate } from "../../shared/gate/gate.ts";
+import { HEADLESS_DENIAL, headlessGate } from "../../shared/gate/headless.ts";
+import type { AppServices } from "../app-services.ts";
+import { LOCAL_USER } from "../auth/tokens.ts";
+import type { LiveRun } from "./runs.ts";
+
+export interface LocalRunOptions {
+  mode?: Mode | undefined;
+  modules?: string[] | undefined;
+  packs?: string[] | undefined;
+  approver?: Approver | undefined;
+  approvalTimeoutMs?: number | undefined;
+}
+
+export interface LocalRun {
+  live: LiveRun;
+  sessionId: string;
+  packs: string[];
+  end(): void;
+}
+
+export const denyingApprover = (reason: string): Approver => ({
+  async ask(request): Promise<ApprovalOutcome> {
+    return { kind: "answer", answer: "deny", approval_id: request.approval_id, hash: request.hash, reason };
+  },
+});
+
+export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalRun {
+  const session = app.sessions.create(LOCAL_USER, {
+    mode: options.mode ?? "default",
+    modules: options.modules,
+    packs: options.packs,
+  });
+  const gate: Gate =
+    options.mode === undefined
+      ? headlessGate()
+      : {
+          mode: () => app.sessions.mode(session.sessionId),
+          allowSet: app.sessions.allowSet(session.sessionId),
+          approver:
+            options.approver ??
+            denyingApprover(
+              "No one can answer approvals here, so this call was denied. Run again with --mode auto to let it run, or answer prompts from a terminal.",
+            ),
+          approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+        };
+  const live = app.runs.start(LOCAL_USER, session.sessionId, { gate });
+  return {
+    live,
+    sessionId: session.sessionId,
+    packs: session.packs,
+    end: () => {
+      app.runs.end(LOCAL_USER, live.id, "ended");
+      app.audit.flush();
+    },
+  };
+}
+
+/** Asks on the terminal (prompt on stderr, so stdout stays the observation). */
+export function terminalApprover(): Approver {
+  return {
+    async ask(request, signal): Promise<ApprovalOutcome> {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        process.stderr.write(
+          `\nApproval needed: ${request.capability} (${request.category})\n  ${request.message}\n` +
+            (request.agent_message ? `  the agent says: ${request.agent_message}\n` : "") +
+            `  args: ${JSON.stringify(request.args)}\n`,
+        );
+        const answer = (await rl.question("Allow? [y]es once / [s]ession / [N]o: ", { signal })).trim().toLowerCase();
+        const choice = answer === "y" || answer === "yes" ? "allow" : answer === "s" ? "allow_for_session" : "deny";
+        return { kind: "answer", answer: choice, approval_id: request.approval_id, hash: request.hash };
+      } catch {
+        return { kind: "timeout" };
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+export { HEADLESS_DENIAL };

@@ -1,0 +1,66 @@
+/**
+ * Playwright fixtures: Debian's Chromium (headless, no network beyond loopback) in a fresh profile, and
+ * a signed-in page on a real server serving the built app.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { ServerConfig } from "../../server-bridge/config.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const WEB_DIR = join(import.meta.dirname, "..", "..", "dist", "web");
+
+export interface BrowserFixture {
+  server: TestServer;
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far (a test may assert there were none). */
+  problems: string[];
+  newPage(): Promise<Page>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export async function openApp(overrides: Partial<ServerConfig> = {}): Promise<BrowserFixture> {
+  const server = await startTestServer({ webDir: WEB_DIR, ...overrides });
+  const profile = mkdtempSync(join(tmpdir(), "nt-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const problems: string[] = [];
+  const newPage = async () => {
+    const page = await context.newPage();
+    page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`console: ${msg.text()}`);
+    });
+    return page;
+  };
+  const page = context.pages()[0] ?? (await newPage());
+  if (!context.pages().includes(page)) await newPage();
+  page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
+  await page.goto(`${server.url}/?token=${server.token}`);
+  return {
+    server,
+    context,
+    page,
+    problems,
+    newPage,
+    async [Symbol.asyncDispose]() {
+      await context.close().catch(() => {});
+      await server[Symbol.asyncDispose]();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { chromium } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { startTestServer, tempDir } from "../support/server.ts";
+import { CHROMIUM, openApp, WEB_DIR } from "./browser.ts";
+
+describe("signing in from the browser", () => {
+  it("explains how to get in without a cookie, and signs in from the printed URL", async () => {
+    await using server = await startTestServer({ webDir: WEB_DIR });
+    const context = await chromium.launchPersistentContext(tempDir("nt-chromium-"), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const response = await page.goto(server.url);
+      expect(response?.headers()["cross-origin-opener-policy"]).toBe("same-origin");
+      expect(response?.headers()["cross-origin-embedder-policy"]).toBe("require-corp");
+      expect(response?.headers()["content-security-policy"]).toContain("'wasm-unsafe-eval'");
+      await page.getByText("You are not signed in").waitFor();
+      expect(await page.getByText("npm start").first().isVisible()).toBe(true);
+
+      await page.goto(`${server.url}/?token=${server.token}`);
+      expect(new URL(page.url()).search).toBe("");
+      await page.getByRole("button", { name: "Run" }).waitFor();
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      const cookies = await context.cookies();
+      expect(cookies.find((c) => c.name === "nt_login")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the mode selector of the session", async () => {
+    await using app = await openApp();
+    const mode = app.page.getByLabel("Mode");
+    await mode.waitFor();
+    expect(await mode.inputValue()).toBe("default");
+    await mode.selectOption("plan");
+    await expect
+      .poll(() => app.server.app.store.db.prepare("SELECT mode FROM sessions").get())
+      .toEqual({ mode: "plan" });
+  });
+});

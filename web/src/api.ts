@@ -1,0 +1,47 @@
+/**
+ * The page's tRPC client, typed from the server's router (type import only). Three links: the event
+ * stream over SSE (cookie-authenticated; EventSource cannot send headers), control calls on their own
+ * unbatched link, and everything else batched and streamed so one slow call holds back no other.
+ */
+import {
+  createTRPCClient,
+  httpBatchStreamLink,
+  httpLink,
+  httpSubscriptionLink,
+  splitLink,
+  TRPCClientError,
+} from "@trpc/client";
+import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+
+const CONTROL = new Set(["approvals.respond", "session.setMode", "session.revoke"]);
+
+export const api = createTRPCClient<AppRouter>({
+  links: [
+    splitLink({
+      condition: (op) => op.type === "subscription",
+      true: httpSubscriptionLink({ url: "/trpc" }),
+      false: splitLink({
+        condition: (op) => CONTROL.has(op.path),
+        true: httpLink({ url: "/trpc" }),
+        false: httpBatchStreamLink({ url: "/trpc", maxItems: 200 }),
+      }),
+    }),
+  ],
+});
+
+export type Api = typeof api;
+
+/** The HTTP status of a tRPC failure, when the server sent one. */
+export function httpStatusOf(err: unknown): number | undefined {
+  if (err instanceof TRPCClientError) {
+    const data = err.data as { httpStatus?: number } | undefined;
+    if (data?.httpStatus) return data.httpStatus;
+    const meta = err.meta as { response?: { status?: number } } | undefined;
+    return meta?.response?.status;
+  }
+  return undefined;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,117 @@
+/**
+ * The agent panel: the `Action` editor, `Run` (Ctrl/Cmd+Enter) and `Cancel`, the `Result` region, and
+ * the history of past actions (kept across reloads).
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { addHistory, type HistoryEntry, loadDraft, loadHistory, saveDraft } from "../persist.ts";
+import type { SandboxClient } from "../sandbox-client.ts";
+import { CodeEditor } from "./CodeEditor.tsx";
+import { type ObservationView, ResultView } from "./ResultView.tsx";
+
+export const EXAMPLE_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+
+const { workflows: list } = await workflows.list({ limit: 5 });
+console.log("found", list.length, "workflows");
+export default list.map((w) => w.name);
+`;
+
+export interface AgentPanelProps {
+  sandbox: SandboxClient;
+}
+
+export function AgentPanel({ sandbox }: AgentPanelProps) {
+  const [code, setCode] = useState<string | undefined>();
+  const [running, setRunning] = useState(false);
+  const [observation, setObservation] = useState<ObservationView | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [history, setHistory] = useState<HistoryEntry[]>([]);
+  const codeRef = useRef("");
+
+  useEffect(() => {
+    loadDraft().then((draft) => setCode(draft ?? EXAMPLE_ACTION));
+    loadHistory().then(setHistory);
+  }, []);
+
+  const onChange = useCallback((value: string) => {
+    codeRef.current = value;
+    void saveDraft(value);
+  }, []);
+
+  const run = useCallback(async () => {
+    if (running) return;
+    const source = codeRef.current || code || "";
+    setRunning(true);
+    setNotice(undefined);
+    try {
+      const result = await sandbox.run(source);
+      setObservation(result.observation);
+      if (result.notice) setNotice(result.notice);
+      const summary = result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`;
+      setHistory(
+        await addHistory({ id: crypto.randomUUID(), code: source, at: Date.now(), ok: result.observation.ok, summary }),
+      );
+    } finally {
+      setRunning(false);
+    }
+  }, [running, code, sandbox]);
+
+  if (code === undefined) return <p>Loading…</p>;
+  if (!codeRef.current) codeRef.current = code;
+
+  return (
+    <div className="agent-panel">
+      <div className="editor-column">
+        <CodeEditor
+          value={code}
+          onChange={onChange}
+          onRun={() => {
+            void run();
+          }}
+        />
+        <div className="toolbar">
+          <button
+            type="button"
+            onClick={() => void run()}
+            disabled={running}
+            aria-keyshortcuts="Control+Enter Meta+Enter"
+          >
+            Run
+          </button>
+          {running ? (
+            <button type="button" onClick={() => sandbox.cancel()}>
+              Cancel
+            </button>
+          ) : null}
+          <span className="hint">Ctrl/Cmd+Enter runs the action</span>
+        </div>
+        <ResultView observation={observation} running={running} notice={notice} />
+      </div>
+      <section className="history" aria-label="History">
+        <h2>History</h2>
+        {history.length === 0 ? <p className="status">No actions yet.</p> : null}
+        <ol>
+          {history.map((entry) => (
+            <li key={entry.id}>
+              <button
+                type="button"
+                className="history-entry"
+                title="Load this action into the editor"
+                onClick={() => {
+                  codeRef.current = entry.code;
+                  setCode(entry.code);
+                  void saveDraft(entry.code);
+                }}
+              >
+                <span className={entry.ok ? "ok" : "failed"}>{entry.summary}</span>{" "}
+                <time dateTime={new Date(entry.at).toISOString()}>{new Date(entry.at).toLocaleTimeString()}</time>
+                <code>
+                  {entry.code.split("\n").find((l) => l.trim() && !l.startsWith("import")) ?? entry.code.slice(0, 60)}
+                </code>
+              </button>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

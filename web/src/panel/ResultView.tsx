@@ -1,0 +1,112 @@
+/** The `Result` region: the observation of the last action (result, logs, calls with timings, error with position). */
+import type { ReactNode } from "react";
+import { Revealed } from "./ApprovalDialog.tsx";
+
+export interface ObservationView {
+  ok: boolean;
+  result?: unknown;
+  error?: { code: string; message: string; line?: number | undefined; column?: number | undefined } | undefined;
+  logs: { level: string; message: string }[] | string[];
+  calls: { capability: string; ok: boolean; ms: number; code?: string | undefined }[];
+  duration_ms: number;
+}
+
+export interface ResultViewProps {
+  observation: ObservationView | undefined;
+  running: boolean;
+  notice?: string | undefined;
+}
+
+/** Renders JSON, turning `{"$asset": id}` references into links to the asset. */
+function JsonValue({ value }: { value: unknown }): ReactNode {
+  const text = JSON.stringify(value, null, 2) ?? "undefined";
+  const parts = text.split(/(\{\s*"\$asset":\s*"[^"]+"\s*\})/g);
+  return (
+    <pre className="json">
+      {parts.map((part, i) => {
+        const asset = part.match(/^\{\s*"\$asset":\s*"([^"]+)"\s*\}$/);
+        return asset ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
+          <a key={i} href={`/assets/${encodeURIComponent(asset[1] ?? "")}`} target="_blank" rel="noreferrer">
+            asset {asset[1]}
+          </a>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
+          <Revealed key={i} text={part} />
+        );
+      })}
+    </pre>
+  );
+}
+
+export function ResultView({ observation, running, notice }: ResultViewProps) {
+  return (
+    <section className="result" aria-label="Result" aria-live="polite" aria-busy={running}>
+      <h2>Result</h2>
+      {notice ? <p className="notice">{notice}</p> : null}
+      {running ? <p className="status">Running…</p> : null}
+      {!running && !observation ? <p className="status">Run an action to see its result here.</p> : null}
+      {observation ? (
+        <>
+          <p className={observation.ok ? "status ok" : "status failed"}>
+            {observation.ok ? "ok" : "failed"} in {Math.round(observation.duration_ms)} ms
+          </p>
+          {observation.error ? (
+            <div className="error" role="alert">
+              <strong>{observation.error.code}</strong>
+              {observation.error.line !== undefined ? (
+                <span className="position">
+                  {" "}
+                  at line {observation.error.line}
+                  {observation.error.column !== undefined ? `, column ${observation.error.column}` : ""}
+                </span>
+              ) : null}
+              : <Revealed text={observation.error.message} />
+            </div>
+          ) : null}
+          {"result" in observation && observation.ok ? <JsonValue value={observation.result} /> : null}
+          {observation.logs.length > 0 ? (
+            <>
+              <h3>Logs</h3>
+              <ol className="logs">
+                {observation.logs.map((log, i) => {
+                  const entry = typeof log === "string" ? { level: "log", message: log } : log;
+                  return (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: logs are positional
+                    <li key={i} className={`log-${entry.level}`}>
+                      <Revealed text={entry.message} />
+                    </li>
+                  );
+                })}
+              </ol>
+            </>
+          ) : null}
+          {observation.calls.length > 0 ? (
+            <>
+              <h3>Calls</h3>
+              <table className="calls">
+                <thead>
+                  <tr>
+                    <th>capability</th>
+                    <th>outcome</th>
+                    <th>ms</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {observation.calls.map((call, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: calls are positional
+                    <tr key={i}>
+                      <td>{call.capability}</td>
+                      <td>{call.ok ? "ok" : (call.code ?? "failed")}</td>
+                      <td>{Math.round(call.ms)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}
