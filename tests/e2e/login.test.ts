@@ -46,7 +46,7 @@ describe("signing in from the browser", () => {
     expect(await mode.inputValue()).toBe("default");
     await mode.selectOption("plan");
     await expect
-      .poll(() => app.server.app.store.db.prepare("SELECT mode FROM sessions").get())
-      .toEqual({ mode: "plan" });
+      .poll(() => app.server.app.store.db.prepare("SELECT mode FROM sessions").all(), { timeout: 15_000 })
+      .toEqual([{ mode: "plan" }]);
   });
 });
