@@ -8,6 +8,7 @@ import type { AppServices } from "./app-services.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
+import { JobEngine } from "./engine/jobs.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
 import { sendError, sendJson } from "./http/respond.ts";
@@ -46,8 +47,18 @@ export function createServices(
   const sessions = new Sessions(store, bus, KNOWN_PACKS);
   const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
   const audit = new AuditLog(store);
-  const runs = new Runs(store, sessions, approvals, bus, audit, { owner, ...config }, (capability, err) =>
-    log("error", `capability ${capability} threw`, err),
+  // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
+  // implementations: the host is a late-bound view of `runs`, read only once a job starts.
+  const jobs = new JobEngine(store, bus, () => runs, { owner, leaseMs: config.leaseMs });
+  const runs: Runs = new Runs(
+    store,
+    sessions,
+    approvals,
+    bus,
+    audit,
+    { owner, ...config },
+    (capability, err) => log("error", `capability ${capability} threw`, err),
+    { jobs },
   );
   return {
     config,

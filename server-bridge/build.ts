@@ -29,7 +29,14 @@ export async function buildWebIfStale(log: (line: string) => void = () => {}): P
   if (stale(join(outDir, "index.html"), sources)) {
     log("building the page (vite build)…");
     const { build } = await import("vite");
-    await build({ configFile: join(ROOT, "vite.config.ts"), logLevel: "warn", mode: "production" });
+    // Test runners set NODE_ENV=test, which would give a development React build: serve what users get.
+    const previous = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      await build({ configFile: join(ROOT, "vite.config.ts"), logLevel: "warn", mode: "production" });
+    } finally {
+      process.env.NODE_ENV = previous;
+    }
   }
   return outDir;
 }

@@ -14,6 +14,8 @@ export interface ServerConfig {
   maxBodyBytes: number;
   maxBatchSize: number;
   maxCallsPerRun: number;
+  /** Wall-time deadline of one action (approval waits not counted); the page and server sandboxes use it. */
+  actionTimeoutMs: number;
   /** Where the built page lives (served at `/`). */
   webDir: string;
 }
@@ -42,6 +44,7 @@ export function configFromEnv(
     maxBodyBytes: int(env.MAX_BODY_BYTES, 4 * 1024 * 1024, "MAX_BODY_BYTES"),
     maxBatchSize: int(env.MAX_BATCH_SIZE, 256, "MAX_BATCH_SIZE"),
     maxCallsPerRun: int(env.MAX_CALLS_PER_RUN, 1000, "MAX_CALLS_PER_RUN"),
+    actionTimeoutMs: int(env.ACTION_TIMEOUT_MS, 30_000, "ACTION_TIMEOUT_MS"),
     webDir: resolve(env.WEB_DIR ?? "dist/web"),
     ...overrides,
   };

@@ -5,11 +5,14 @@
 import type { z } from "zod";
 import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
+import type { JobEngine } from "../engine/jobs.ts";
 import type { Store } from "../store/db.ts";
 
 /** What every server-side run hands its implementations. */
 export interface ServerServices {
   readonly store: Store;
+  /** The workflow engine; absent on hosts built without one, where workflow runs are unavailable. */
+  readonly jobs?: JobEngine;
 }
 
 export type ServerRun = CapabilityRun<ServerServices>;

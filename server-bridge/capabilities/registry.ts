@@ -11,6 +11,9 @@ export const LOADERS: Readonly<Record<string, Loader>> = {
   workflows: () => import("./workflows.ts"),
   memory: () => import("./memory.ts"),
   shared: () => import("./shared.ts"),
+  ui: () => import("./ui.ts"),
+  jobs: () => import("./jobs.ts"),
+  nodes: () => import("./nodes.ts"),
 };
 
 const loaded = new Map<string, Promise<Map<AnySpec, Implemented["impl"]>>>();

@@ -1,10 +1,16 @@
 /**
- * Start-up recovery (DESIGN.md section 8b): settles only live rows whose lease has expired, so a
+ * Start-up recovery (DESIGN.md section 8b): settles only live rows whose lease has expired (pending
+ * approvals as timeouts, runs as expired, jobs as failed with the reason), so a
  * process that stopped leaves nothing hanging, and a process that is still running is not disturbed.
  */
+import { JOB_COLUMNS, type JobRow } from "../engine/job-store.ts";
+import { settleRow } from "../engine/live-job.ts";
 import type { Store } from "../store/db.ts";
 
-export function recoverExpiredLeases(store: Store, at = Date.now()): { approvals: number; runs: number } {
+const JOB_LOST =
+  "The process running this job stopped before it finished (its lease expired), so the job was not completed and will not resume. Start it again with workflows.start.";
+
+export function recoverExpiredLeases(store: Store, at = Date.now()): { approvals: number; runs: number; jobs: number } {
   return store.tx(() => {
     const approvals = store.db
       .prepare(
@@ -22,6 +28,12 @@ export function recoverExpiredLeases(store: Store, at = Date.now()): { approvals
       end.run(at, id);
       drop.run(id);
     }
-    return { approvals, runs: expired.length };
+    const lostJobs = store.db
+      .prepare(
+        `SELECT ${JOB_COLUMNS} FROM jobs WHERE status IN ('queued', 'running') AND (lease_expires IS NULL OR lease_expires < ?)`,
+      )
+      .all(at) as JobRow[];
+    for (const row of lostJobs) settleRow(store, row, "failed", { code: "run_ended", message: JOB_LOST });
+    return { approvals, runs: expired.length, jobs: lostJobs.length };
   });
 }

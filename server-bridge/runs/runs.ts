@@ -5,11 +5,11 @@
  * or returns the settled result, and never runs the capability twice.
  */
 import { moduleOf } from "../../shared/capabilities/table.ts";
-import type { AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
+import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
-import { type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
-import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import { type Authorization, type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
+import { CodedError, type ErrorCode, failure } from "../../shared/protocol/errors.ts";
 import type { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { dispatch } from "../../shared/sandbox/dispatch.ts";
 import type { ServerServices } from "../capabilities/define.ts";
@@ -42,6 +42,8 @@ export interface LiveRun {
   readonly mounted: readonly string[];
   readonly controller: AbortController;
   readonly calls: Map<string, CallEntry>;
+  /** `ui` calls the gate let through, waiting for the page's `run.complete`. */
+  readonly authorized: Map<string, Authorization & { actor: Actor; started: number; waited: number }>;
   callCount: number;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -57,10 +59,12 @@ export class Runs {
     private readonly audit: AuditLog,
     private readonly config: RunsConfig,
     private readonly logError: (capability: string, err: unknown) => void,
+    /** Services beyond the store that every run hands its implementations (the job engine). */
+    private readonly services: Omit<ServerServices, "store"> = {},
   ) {}
 
   /** Starts a run in a session; `gate` overrides the session's store-backed gate (CLI, MCP). */
-  start(userId: string, sessionId: string, options: { gate?: Gate } = {}): LiveRun {
+  start(userId: string, sessionId: string, options: { gate?: Gate; editor?: boolean } = {}): LiveRun {
     const session = this.sessions.require(userId, sessionId);
     const id = newId("run");
     const at = Date.now();
@@ -80,7 +84,9 @@ export class Runs {
     const run = createRun<ServerServices>({
       context: { user_id: userId, session_id: sessionId, run_id: id, signal: controller.signal },
       gate,
-      services: { store: this.store },
+      services: { ...this.services, store: this.store },
+      // A page with an open editor serves `ui` calls itself (after run.authorize): the run has a client.
+      provides: options.editor ? ["client"] : [],
       loadImpl: (spec) => loadImpl(spec),
       audit: (record) => this.audit.write(userId, record),
       logError: this.logError,
@@ -93,6 +99,7 @@ export class Runs {
       mounted: JSON.parse(session.modules) as string[],
       controller,
       calls: new Map(),
+      authorized: new Map(),
       callCount: 0,
       timer: setTimeout(() => this.end(userId, id, "expired"), this.config.runMaxMs),
     };
@@ -147,28 +154,102 @@ export class Runs {
     return refusal("run_ended", `Run "${runId}" has ended or does not exist here. Start a new run with run.start.`);
   }
 
-  async invoke(
+  /** `run.invoke`: the dispatcher, then the whole ladder. */
+  invoke(
     userId: string,
-    input: { runId: string; module: string; export: string; args: unknown[]; callId?: string | undefined },
+    input: {
+      runId: string;
+      module: string;
+      export: string;
+      args: unknown[];
+      callId?: string | undefined;
+      actor?: Actor | undefined;
+    },
   ): Promise<InvokeAnswer> {
+    const actor = input.actor ?? "agent";
+    const key = canonicalJson({ module: input.module, export: input.export, args: input.args, actor });
+    return this.#call(userId, input.runId, input.callId, key, (live) =>
+      dispatch(live.run, live.mounted, { module: input.module, export: input.export, args: input.args }, { actor }),
+    );
+  }
+
+  /**
+   * `run.authorize` (the `ui` path): ladder steps 1-6 for a call the page will apply itself. The
+   * answer carries the validated args; the outcome comes back through `complete`.
+   */
+  authorize(
+    userId: string,
+    input: { runId: string; capability: string; args: unknown; callId: string; actor?: Actor | undefined },
+  ): Promise<InvokeAnswer> {
+    const actor = input.actor ?? "agent";
+    const key = canonicalJson({ authorize: input.capability, args: input.args, actor });
+    const started = Date.now();
+    return this.#call(userId, input.runId, input.callId, key, async (live) => {
+      if (!input.capability.startsWith("ui_") && input.capability !== "list_renderers") {
+        return refusal(
+          "invalid_call",
+          `Only ui capabilities are applied by the page; call ${input.capability} with run.invoke.`,
+        );
+      }
+      if (!live.mounted.includes("ui"))
+        return refusal("unknown_module", "The ui module is not mounted for this session.");
+      const result = await live.run.invoke(input.capability, input.args, { authorizeOnly: true, actor });
+      if (result.ok) {
+        const authorization = result.value as Authorization;
+        live.authorized.set(input.callId, { ...authorization, actor, started, waited: result.waited_ms ?? 0 });
+      }
+      return result;
+    });
+  }
+
+  /** `run.complete`: the page reports how an authorised `ui` call went; audited once. */
+  complete(
+    userId: string,
+    input: { runId: string; callId: string; ok: boolean; error?: { code: ErrorCode; message: string } | undefined },
+  ): { recorded: true } | InvokeResult {
     const live = this.live(userId, input.runId);
     if ("ok" in live) return live;
-    const key = canonicalJson({ module: input.module, export: input.export, args: input.args });
-    let entry = input.callId === undefined ? undefined : live.calls.get(input.callId);
+    const authorization = live.authorized.get(input.callId);
+    if (!authorization) {
+      return refusal("invalid_call", `No authorised call "${input.callId}" is waiting for completion in this run.`);
+    }
+    live.authorized.delete(input.callId);
+    this.audit.write(userId, {
+      actor: authorization.actor,
+      run_id: live.id,
+      session_id: live.sessionId,
+      capability: authorization.capability,
+      category: authorization.category,
+      decision: authorization.decision,
+      outcome: input.ok ? "ok" : (input.error?.code ?? "capability_failed"),
+      duration_ms: Date.now() - authorization.started,
+      waited_ms: authorization.waited,
+    });
+    return { recorded: true };
+  }
+
+  /** One call of a run, idempotent by `(runId, callId)`, held at most `holdMs` before `{pending: true}`. */
+  async #call(
+    userId: string,
+    runId: string,
+    callId: string | undefined,
+    key: string,
+    start: (live: LiveRun) => Promise<InvokeResult>,
+  ): Promise<InvokeAnswer> {
+    const live = this.live(userId, runId);
+    if ("ok" in live) return live;
+    let entry = callId === undefined ? undefined : live.calls.get(callId);
     if (entry && entry.key !== key) {
-      return refusal("invalid_call", `callId "${input.callId}" was already used in this run with different arguments.`);
+      return refusal("invalid_call", `callId "${callId}" was already used in this run with different arguments.`);
     }
     if (!entry) {
       if (++live.callCount > this.config.maxCallsPerRun) {
         return refusal("invalid_call", `This run reached its cap of ${this.config.maxCallsPerRun} capability calls.`);
       }
-      entry = {
-        key,
-        promise: dispatch(live.run, live.mounted, { module: input.module, export: input.export, args: input.args }),
-      };
-      if (input.callId !== undefined) live.calls.set(input.callId, entry);
+      entry = { key, promise: start(live) };
+      if (callId !== undefined) live.calls.set(callId, entry);
     }
-    if (input.callId === undefined) return entry.promise;
+    if (callId === undefined) return entry.promise;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const held = new Promise<{ pending: true }>((resolve) => {
       timer = setTimeout(() => resolve({ pending: true }), this.config.holdMs);
@@ -180,7 +261,7 @@ export class Runs {
     }
   }
 
-  /** Renews the lease of every live row this process owns (runs and pending approvals). */
+  /** Renews the lease of every live row this process owns (runs, pending approvals, live jobs). */
   renewLeases(): void {
     const until = Date.now() + this.config.leaseMs;
     this.store.tx(() => {
@@ -189,6 +270,9 @@ export class Runs {
         .run(until, this.config.owner);
       this.store.db
         .prepare("UPDATE approvals SET lease_expires = ? WHERE lease_owner = ? AND status = 'pending'")
+        .run(until, this.config.owner);
+      this.store.db
+        .prepare("UPDATE jobs SET lease_expires = ? WHERE lease_owner = ? AND status IN ('queued', 'running')")
         .run(until, this.config.owner);
     });
   }
@@ -199,7 +283,10 @@ export class Runs {
   }
 }
 
-function refusal(code: "unauthorized" | "run_ended" | "invalid_call", message: string): InvokeResult {
+function refusal(
+  code: "unauthorized" | "run_ended" | "invalid_call" | "unknown_module",
+  message: string,
+): InvokeResult {
   return { ok: false, error: failure(code, message) };
 }
 

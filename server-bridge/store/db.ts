@@ -7,8 +7,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { initial } from "./migrations/001-initial.ts";
+import { jobs } from "./migrations/002-jobs.ts";
 
-const MIGRATIONS: readonly string[] = [initial];
+export const MIGRATIONS: readonly string[] = [initial, jobs];
 
 export interface Store {
   readonly db: Database.Database;

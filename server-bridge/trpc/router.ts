@@ -1,16 +1,32 @@
 /** The page <-> server API (DESIGN.md section 8): sessions, runs, approvals, the catalog. */
+
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { findModule, inputJsonSchema, moduleSpecifier } from "../../shared/capabilities/table.ts";
 import { MODES } from "../../shared/capabilities/types.ts";
+import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { RespondInput } from "../../shared/protocol/server.ts";
-import { authed, person, router } from "./init.ts";
+import { authed, person, type RequestContext, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
 const Mode = z.enum(MODES);
+const Actor = z.enum(["agent", "user"]);
+
+/** Acting as the user (never prompted) is the person's own act: cookie session and same origin only. */
+function requirePersonFor(ctx: RequestContext, actor: "agent" | "user" | undefined): void {
+  if (actor === "user" && (ctx.via !== "cookie" || !ctx.sameOrigin)) {
+    throw new TRPCError({ code: "FORBIDDEN", message: "Only the signed-in person's page may act as the user." });
+  }
+}
+
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
 export const appRouter = router({
+  config: router({
+    /** Limits the page applies to actions it runs in its worker. */
+    get: authed.query(({ ctx }) => ({ actionTimeoutMs: ctx.app.config.actionTimeoutMs })),
+  }),
   session: router({
     create: authed
       .input(z.object({ mode: Mode.optional(), modules: Names.optional(), packs: Names.optional() }).default({}))
@@ -47,9 +63,33 @@ export const appRouter = router({
     }),
   }),
   run: router({
-    start: authed.input(z.object({ sessionId: Id })).mutation(({ ctx, input }) => ({
-      runId: ctx.app.runs.start(ctx.userId, input.sessionId).id,
+    start: authed.input(z.object({ sessionId: Id, editor: z.boolean().optional() })).mutation(({ ctx, input }) => ({
+      runId: ctx.app.runs.start(ctx.userId, input.sessionId, { editor: input.editor ?? false }).id,
     })),
+    authorize: authed
+      .input(
+        z.object({
+          runId: Id,
+          capability: z.string().min(1).max(200),
+          args: z.unknown(),
+          callId: Id,
+          actor: Actor.optional(),
+        }),
+      )
+      .mutation(({ ctx, input }) => {
+        requirePersonFor(ctx, input.actor);
+        return ctx.app.runs.authorize(ctx.userId, input);
+      }),
+    complete: authed
+      .input(
+        z.object({
+          runId: Id,
+          callId: Id,
+          ok: z.boolean(),
+          error: z.object({ code: ErrorCode, message: z.string().max(2000) }).optional(),
+        }),
+      )
+      .mutation(({ ctx, input }) => ctx.app.runs.complete(ctx.userId, input)),
     end: authed
       .input(z.object({ runId: Id }))
       .mutation(({ ctx, input }) => ctx.app.runs.end(ctx.userId, input.runId, "ended")),
@@ -64,9 +104,13 @@ export const appRouter = router({
           export: z.string().min(1).max(200),
           args: z.unknown(),
           callId: z.string().min(1).max(200).optional(),
+          actor: Actor.optional(),
         }),
       )
-      .mutation(({ ctx, input }) => ctx.app.runs.invoke(ctx.userId, { ...input, args: input.args as unknown[] })),
+      .mutation(({ ctx, input }) => {
+        requirePersonFor(ctx, input.actor);
+        return ctx.app.runs.invoke(ctx.userId, { ...input, args: input.args as unknown[] });
+      }),
   }),
   approvals: router({
     respond: person

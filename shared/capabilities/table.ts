@@ -3,15 +3,25 @@
  * implementations are not here; the server loads them lazily per namespace.
  */
 import { z } from "zod";
+import { jobsModule } from "./specs/jobs.specs.ts";
 import { memoryModule } from "./specs/memory.specs.ts";
+import { nodesModule } from "./specs/nodes.specs.ts";
 import { sharedModule } from "./specs/shared.specs.ts";
+import { uiModule } from "./specs/ui.specs.ts";
 import { workflowsModule } from "./specs/workflows.specs.ts";
 import type { AnySpec, ModuleSpecs } from "./types.ts";
 
 export const CAPABILITY_PREFIX = "@nodetool-ai/sandbox-nodetool/";
 export const PACK_PREFIX = "@nodetool-ai/sandbox-packs/";
 
-export const MODULES: readonly ModuleSpecs[] = [workflowsModule, memoryModule, sharedModule];
+export const MODULES: readonly ModuleSpecs[] = [
+  workflowsModule,
+  memoryModule,
+  sharedModule,
+  uiModule,
+  jobsModule,
+  nodesModule,
+];
 
 export const MODULE_NAMES: readonly string[] = MODULES.map((m) => m.name);
 

@@ -35,6 +35,20 @@ export interface AuditRecord {
 
 export interface InvokeOptions {
   actor?: Actor;
+  /**
+   * Steps 1-6 only (the `ui` path): answer `{authorized, args, decision}` instead of running the
+   * implementation. The caller applies the operation and audits its outcome itself.
+   */
+  authorizeOnly?: boolean;
+}
+
+/** What an authorize-only call answers when the gate lets it through. */
+export interface Authorization {
+  authorized: true;
+  capability: string;
+  category: Category;
+  decision: AuditRecord["decision"];
+  args: unknown;
 }
 
 export interface CapabilityRun<TServices = unknown> {
@@ -70,7 +84,7 @@ export function createRun<TServices>(host: RunHost<TServices>): CapabilityRun<TS
     client: host.client,
     services: host.services,
     provides,
-    invoke: (name, args, options) => ladder(run, host, consumed, name, args, options?.actor ?? "agent"),
+    invoke: (name, args, options) => ladder(run, host, consumed, name, args, options ?? {}),
   };
   return run;
 }
@@ -111,8 +125,9 @@ async function ladder<TServices>(
   consumed: Set<string>,
   name: string,
   rawArgs: unknown,
-  actor: Actor,
+  options: InvokeOptions,
 ): Promise<InvokeResult> {
+  const actor = options.actor ?? "agent";
   const started = performance.now();
   let waited = 0;
   let category: Category | null = null;
@@ -205,6 +220,18 @@ async function ladder<TServices>(
 
   // 7. Run.
   if (host.context.signal.aborted) return fail("run_ended", "This run ended while the call waited; nothing was done.");
+  if (options.authorizeOnly) {
+    const authorization: Authorization = {
+      authorized: true,
+      capability: name,
+      category: spec.category,
+      decision,
+      args,
+    };
+    const result: InvokeResult = { ok: true, value: authorization };
+    if (waited > 0) result.waited_ms = Math.round(waited);
+    return result;
+  }
   try {
     const impl = await host.loadImpl(spec);
     const value = await impl(run, args as never);

@@ -19,6 +19,20 @@ export const SessionEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run_ended"), run_id: z.string(), reason: z.string() }),
   z.object({ type: z.literal("mode_changed"), mode: Mode }),
   z.object({ type: z.literal("allow_set_changed"), allowed: z.array(z.string()) }),
+  z.object({
+    type: z.literal("job_progress"),
+    job_id: z.string(),
+    status: z.enum(["queued", "running"]),
+    node_id: z.string().optional(),
+    node_status: z.enum(["running", "completed", "failed"]).optional(),
+    percent: z.number().min(0).max(100),
+  }),
+  z.object({
+    type: z.literal("job_ended"),
+    job_id: z.string(),
+    status: z.enum(["completed", "failed", "cancelled"]),
+    error: FailurePayload.extend({ node_id: z.string().optional(), node_type: z.string().optional() }).optional(),
+  }),
 ]);
 export type SessionEvent = z.infer<typeof SessionEvent>;
 

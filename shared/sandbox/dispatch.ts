@@ -5,7 +5,7 @@
  */
 import { closestNames, findModule, namespaceOf } from "../capabilities/table.ts";
 import type { InvokeResult } from "../capabilities/types.ts";
-import type { CapabilityRun } from "../gate/invoke.ts";
+import type { CapabilityRun, InvokeOptions } from "../gate/invoke.ts";
 import { failure } from "../protocol/errors.ts";
 import { foldArgs } from "./coerce.ts";
 
@@ -19,6 +19,7 @@ export function dispatch(
   run: CapabilityRun<unknown>,
   mounted: readonly string[],
   call: DispatchCall,
+  options: InvokeOptions = {},
 ): Promise<InvokeResult> {
   const ns = namespaceOf(call.module);
   const module = ns === undefined ? undefined : findModule(ns);
@@ -44,7 +45,7 @@ export function dispatch(
   }
   const folded = foldArgs(spec, call.args);
   if (!folded.ok) return refuse("invalid_call", `${call.module} ${call.export}: ${folded.message}`);
-  return run.invoke(spec.name, folded.args);
+  return run.invoke(spec.name, folded.args, options);
 }
 
 function refuse(code: "unknown_module" | "unknown_export" | "invalid_call", message: string): Promise<InvokeResult> {

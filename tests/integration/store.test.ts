@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createServices } from "../../server-bridge/app.ts";
 import { configFromEnv } from "../../server-bridge/config.ts";
+import { MIGRATIONS } from "../../server-bridge/store/db.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
@@ -115,6 +116,6 @@ describe("the store across restarts and processes", () => {
     await using server = await startTestServer();
     expect(server.app.store.db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(server.app.store.db.pragma("busy_timeout", { simple: true })).toBe(5000);
-    expect(server.app.store.db.pragma("user_version", { simple: true })).toBe(1);
+    expect(server.app.store.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
   });
 });

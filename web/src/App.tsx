@@ -1,6 +1,10 @@
 /** The page: sign-in explanation, or the agent panel with its mode, allow-set and approval dialog. */
 import { useMemo } from "react";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
+import { api } from "./api.ts";
+import { EditorController } from "./editor/controller.ts";
+import { EditorPane } from "./editor/EditorPane.tsx";
+import { EditorStore } from "./editor/store.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
 import { createSandboxClient } from "./sandbox-client.ts";
@@ -9,7 +13,14 @@ import { useSession } from "./useSession.ts";
 export function App() {
   const { state, error, clearError, respond, setMode, revoke } = useSession();
   const sessionId = state.status === "ready" ? state.sessionId : undefined;
-  const sandbox = useMemo(() => (sessionId ? createSandboxClient(sessionId) : undefined), [sessionId]);
+  const editor = useMemo(
+    () => (sessionId ? new EditorController(api, new EditorStore(), sessionId) : undefined),
+    [sessionId],
+  );
+  const sandbox = useMemo(
+    () => (sessionId && editor ? createSandboxClient(sessionId, editor) : undefined),
+    [sessionId, editor],
+  );
 
   if (state.status === "loading") return <p className="status">Connecting…</p>;
   if (state.status === "signed_out") {
@@ -56,6 +67,7 @@ export function App() {
           </button>
         </p>
       ) : null}
+      {editor ? <EditorPane controller={editor} /> : null}
       {sandbox ? <AgentPanel sandbox={sandbox} /> : null}
       <section className="allow-set" aria-label="Allowed for this session">
         <h2>Allowed for this session</h2>

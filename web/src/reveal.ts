@@ -7,10 +7,8 @@ export type Segment = { kind: "text"; text: string } | { kind: "hidden"; code: s
 
 // C0/C1 controls except \n and \t, zero-width and joiner characters, bidi embeddings/overrides/isolates,
 // the BOM, line and paragraph separators, and other format characters.
-const INVISIBLE = new RegExp(
-  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb]",
-  "gu",
-);
+const INVISIBLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/gu;
 
 export function revealInvisible(text: string): Segment[] {
   const out: Segment[] = [];

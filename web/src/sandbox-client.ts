@@ -1,4 +1,5 @@
 /** Placeholder until the worker host lands: replaced in the browser-path commit. */
+import type { EditorController } from "./editor/controller.ts";
 import type { ObservationView } from "./panel/ResultView.tsx";
 
 export interface SandboxClient {
@@ -6,7 +7,7 @@ export interface SandboxClient {
   cancel(): void;
 }
 
-export function createSandboxClient(_sessionId: string): SandboxClient {
+export function createSandboxClient(_sessionId: string, _editor: EditorController): SandboxClient {
   return {
     run: async () => ({
       observation: {

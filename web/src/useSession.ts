@@ -16,7 +16,18 @@ export type SessionState =
   | { status: "error"; message: string }
   | { status: "ready"; sessionId: string; mode: Mode; allowed: string[]; approvals: ApprovalRequest[] };
 
-async function openSession(): Promise<{ sessionId: string; mode: Mode }> {
+let opening: Promise<{ sessionId: string; mode: Mode }> | undefined;
+
+/** Once per page: a remounted component (StrictMode, hot reload) reuses the same session. */
+function openSession(): Promise<{ sessionId: string; mode: Mode }> {
+  opening ??= restoreOrCreate().catch((err: unknown) => {
+    opening = undefined;
+    throw err;
+  });
+  return opening;
+}
+
+async function restoreOrCreate(): Promise<{ sessionId: string; mode: Mode }> {
   const saved = await loadSessionId();
   if (saved) {
     try {
@@ -120,6 +131,8 @@ function apply(state: Extract<SessionState, { status: "ready" }>, event: Session
     case "allow_set_changed":
       return { ...state, allowed: event.allowed };
     case "run_ended":
+    case "job_progress":
+    case "job_ended":
       return state;
     default: {
       const never: never = event;

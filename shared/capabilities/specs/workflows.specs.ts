@@ -1,6 +1,7 @@
 /** Specs of the `workflows` namespace: data only, no behaviour. */
 import { z } from "zod";
 import { Graph } from "../../graph/document.ts";
+import { describeEffects } from "../../graph/node-types.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
 
 const WorkflowId = z.string().min(1).max(200).describe("The workflow's id");
@@ -90,6 +91,56 @@ export const exportWorkflowDigraph = defineSpec({
   input: z.object({ workflow_id: WorkflowId }),
 });
 
+const RunInput = {
+  workflow_id: WorkflowId.optional().describe("The stored workflow to run"),
+  graph: Graph.optional().describe("A graph to run instead of the stored one (e.g. an unsaved edit)"),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe("Values for the graph's workflow.input nodes, by name"),
+};
+const needsGraph = {
+  message: "pass workflow_id or graph",
+} as const;
+const hasGraph = (v: { workflow_id?: string | undefined; graph?: unknown }) =>
+  v.workflow_id !== undefined || v.graph !== undefined;
+
+/** The approval line: what will run, and the non-read categories its node types use. */
+function describeRun(verb: string, args: { workflow_id?: string | undefined; graph?: Graph | undefined }): string {
+  if (args.graph) {
+    const what = args.workflow_id ? `workflow ${args.workflow_id} (with the graph given)` : "a workflow graph";
+    return `${verb} ${what}: ${args.graph.nodes.length} nodes. ${describeEffects(args.graph.nodes.map((n) => n.type))}`;
+  }
+  return `${verb} workflow ${args.workflow_id}. Any write, execute or external effect of its nodes passes the gate on its own when it runs.`;
+}
+
+export const runWorkflow = defineSpec({
+  name: "run_workflow",
+  method: "run",
+  description:
+    "Run a workflow (stored, by workflow_id, or a graph) and wait for it, up to wait_ms. Returns the job: status, progress, outputs (workflow.output values by name; with none, the outputs of each node nothing reads), the error naming the failing node, and each node's status. A job still running when the wait ends keeps running: call jobs.wait(job_id).",
+  category: "execute",
+  positional: ["workflow_id"],
+  input: z
+    .object({
+      ...RunInput,
+      wait_ms: z.number().int().min(0).max(55_000).default(20_000).describe("How long to wait for the job to finish"),
+    })
+    .refine(hasGraph, needsGraph),
+  userMessage: (args) => describeRun("Run", args),
+});
+
+export const startWorkflow = defineSpec({
+  name: "start_workflow",
+  method: "start",
+  description:
+    "Start a workflow (stored, by workflow_id, or a graph) without waiting: returns the job id at once. Follow it with jobs.get, jobs.wait or the session's job events; stop it with jobs.cancel.",
+  category: "execute",
+  positional: ["workflow_id"],
+  input: z.object(RunInput).refine(hasGraph, needsGraph),
+  userMessage: (args) => describeRun("Start", args),
+});
+
 export const workflowsModule: ModuleSpecs = {
   name: "workflows",
   description: "Workflows: graphs of nodes the user builds and runs.",
@@ -101,5 +152,7 @@ export const workflowsModule: ModuleSpecs = {
     deleteWorkflow,
     validateWorkflow,
     exportWorkflowDigraph,
+    runWorkflow,
+    startWorkflow,
   ],
 };

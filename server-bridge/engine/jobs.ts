@@ -1,0 +1,317 @@
+/**
+ * The job engine: a workflow run as a leased job row. `start` validates and plans the graph, opens a
+ * job-scoped run that inherits the starting run's gate (so every effect asks, or not, exactly as the
+ * session would), queues the job, and runs it with the scheduler. Progress goes to the session's event
+ * stream; the row is written on start, every `flushMs` while running, and when it settles.
+ *
+ * In-process state is a cache of live jobs only: the row is the record. Cancelling a job owned by
+ * another process sharing the store sets `cancel_requested`, which its owner sees on its next flush.
+ */
+import { newId } from "../../shared/gate/approvals.ts";
+import type { Gate } from "../../shared/gate/gate.ts";
+import type { Graph } from "../../shared/graph/document.ts";
+import { CodedError } from "../../shared/protocol/errors.ts";
+import type { SessionEvent } from "../../shared/protocol/server.ts";
+import type { ServerRun } from "../capabilities/define.ts";
+import { notFound } from "../capabilities/errors.ts";
+import type { EventBus } from "../runs/events.ts";
+import type { Store } from "../store/db.ts";
+import {
+  insertJob,
+  isTerminal,
+  type JobRow,
+  type JobView,
+  jobStatus,
+  jobView,
+  listJobs,
+  percent,
+  readJob,
+} from "./job-store.ts";
+import { type LiveJob, nodesJson, settleRow, writeProgress } from "./live-job.ts";
+import { planGraph } from "./plan.ts";
+import { executePlan, type RunFailure } from "./scheduler.ts";
+import { Waiters } from "./waiters.ts";
+
+/** How the engine opens and ends job-scoped runs (the server's Runs). */
+export interface JobRunHost {
+  start(
+    userId: string,
+    sessionId: string,
+    options: { gate: Gate },
+  ): { id: string; run: ServerRun; controller: AbortController };
+  end(userId: string, runId: string, reason: "ended" | "cancelled" | "expired"): unknown;
+}
+
+export interface JobEngineOptions {
+  owner: string;
+  leaseMs: number;
+  /** Nodes of one job running at once. */
+  concurrency?: number;
+  /** Jobs running at once in this process; later ones wait as `queued`. */
+  maxRunningJobs?: number;
+  nodeTimeoutMs?: number;
+  flushMs?: number;
+}
+
+const NOT_FOUND_HINT = "Call jobs.list() to see your jobs.";
+/** Largest JSON of a job's outputs kept in its row; a job producing more fails with result_too_large. */
+const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+
+/** The run's job engine, or `capability_unavailable` on a host built without one. */
+export function engineOf(run: ServerRun): JobEngine {
+  const jobs = run.services.jobs;
+  if (!jobs) {
+    throw new CodedError({
+      code: "capability_unavailable",
+      message: "This host has no workflow engine, so workflows cannot run here. Run them through the server.",
+    });
+  }
+  return jobs;
+}
+
+export class JobEngine {
+  readonly #live = new Map<string, LiveJob>();
+  readonly #queue: LiveJob[] = [];
+  readonly #waiters = new Waiters();
+  #running = 0;
+  readonly #options: Required<JobEngineOptions>;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly runs: () => JobRunHost,
+    options: JobEngineOptions,
+  ) {
+    this.#options = { concurrency: 4, maxRunningJobs: 8, nodeTimeoutMs: 10 * 60_000, flushMs: 250, ...options };
+  }
+
+  /** Validates and queues a job; answers at once with its view (status `queued` or `running`). */
+  start(
+    from: ServerRun,
+    input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown> },
+  ): JobView {
+    const planned = planGraph(input.graph);
+    if (!planned.ok) {
+      const issues = planned.problems.map((p) => p.message);
+      throw new CodedError({
+        code: "capability_failed",
+        message: `The workflow cannot run; fix its graph first (${issues.length} problem${issues.length === 1 ? "" : "s"}): ${issues.slice(0, 5).join(" ")}`,
+        issues,
+      });
+    }
+    const { user_id: userId, session_id: sessionId, run_id: startedBy } = from.context;
+    const jobRun = this.runs().start(userId, sessionId, { gate: from.gate });
+    const id = newId("job");
+    const at = Date.now();
+    const plan = planned.plan;
+    const job: LiveJob = {
+      id,
+      userId,
+      sessionId,
+      runId: jobRun.id,
+      run: jobRun.run,
+      controller: new AbortController(),
+      plan,
+      inputs: input.inputs,
+      status: "queued",
+      records: null,
+      done: 0,
+      dirty: new Set(),
+      nodeJson: [],
+      settled: false,
+    };
+    insertJob(this.store, {
+      id,
+      userId,
+      sessionId,
+      startedBy,
+      runId: jobRun.id,
+      workflowId: input.workflowId ?? null,
+      graph: input.graph,
+      inputs: input.inputs,
+      nodes: nodesJson(job),
+      total: plan.nodes.length,
+      owner: this.#options.owner,
+      leaseExpires: at + this.#options.leaseMs,
+    });
+    this.#live.set(id, job);
+    // The job-scoped run can end under the job (its maximum lifetime, a server shutdown): settle then.
+    jobRun.controller.signal.addEventListener(
+      "abort",
+      () => {
+        const reason = jobRun.controller.signal.reason;
+        if (reason === "cancelled") this.#abort(job, "cancelled", "The job's run was cancelled.");
+        else
+          this.#abort(
+            job,
+            "failed",
+            reason === "expired"
+              ? "The job ran past the maximum run time and was stopped."
+              : "The server stopped before the job finished; start it again.",
+          );
+      },
+      { once: true },
+    );
+    this.#queue.push(job);
+    this.bus.publish(sessionId, { type: "job_progress", job_id: id, status: "queued", percent: 0 });
+    this.#pump();
+    return this.view(userId, id, { nodes: false, nodeOutputs: false });
+  }
+
+  view(userId: string, jobId: string, detail: { nodes: boolean; nodeOutputs: boolean }): JobView {
+    const live = this.#live.get(jobId);
+    if (live && live.userId === userId && live.status === "running") writeProgress(this.store, live);
+    const row = readJob(this.store, userId, jobId);
+    if (!row) throw notFound("job", jobId, NOT_FOUND_HINT);
+    return jobView(row, detail);
+  }
+
+  list(userId: string, opts: Parameters<typeof listJobs>[2]): JobView[] {
+    return listJobs(this.store, userId, opts);
+  }
+
+  /** Stops a job: at once when this process runs it, else by asking its owner through the row. */
+  cancel(userId: string, jobId: string): JobView {
+    const live = this.#live.get(jobId);
+    if (live && live.userId === userId) {
+      this.#abort(live, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
+      return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
+    }
+    const row = readJob(this.store, userId, jobId);
+    if (!row) throw notFound("job", jobId, NOT_FOUND_HINT);
+    if (!isTerminal(row.status)) {
+      if (row.lease_expires === null || row.lease_expires < Date.now()) {
+        settleRow(this.store, row, "cancelled", {
+          code: "cancelled",
+          message: "The job was cancelled; the process running it had already stopped.",
+        });
+      } else {
+        this.store.db.prepare("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
+      }
+    }
+    return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
+  }
+
+  /** The job once it has settled, or as it is when `waitMs` passes or `signal` aborts. */
+  async wait(userId: string, jobId: string, waitMs: number, signal: AbortSignal): Promise<JobView> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const status = jobStatus(this.store, userId, jobId);
+      if (!status) throw notFound("job", jobId, NOT_FOUND_HINT);
+      const left = deadline - Date.now();
+      if (isTerminal(status) || left <= 0 || signal.aborted) {
+        return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
+      }
+      await this.#waiters.next(jobId, Math.min(left, this.#options.flushMs), signal);
+    }
+  }
+
+  #pump(): void {
+    while (this.#running < this.#options.maxRunningJobs && this.#queue.length > 0) {
+      this.#begin(this.#queue.shift() as LiveJob);
+    }
+  }
+
+  #begin(job: LiveJob): void {
+    this.#running++;
+    job.status = "running";
+    job.startedAt = Date.now();
+    this.store.db
+      .prepare("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
+      .run(job.startedAt, job.id);
+    const total = job.plan.nodes.length;
+    const progress = (nodeId: string, nodeStatus: "running" | "completed" | "failed") =>
+      this.bus.publish(job.sessionId, {
+        type: "job_progress",
+        job_id: job.id,
+        status: "running",
+        node_id: nodeId,
+        node_status: nodeStatus,
+        percent: percent(job.done, total),
+      });
+    this.bus.publish(job.sessionId, { type: "job_progress", job_id: job.id, status: "running", percent: 0 });
+    const execution = executePlan(job.plan, {
+      signal: job.controller.signal,
+      concurrency: this.#options.concurrency,
+      nodeTimeoutMs: this.#options.nodeTimeoutMs,
+      invoke: (name, args) => job.run.invoke(name, args),
+      workflowInputs: job.inputs,
+      onNodeStart: (node) => {
+        job.dirty.add(node.index);
+        progress(node.node.id, "running");
+      },
+      onNodeEnd: (node, record) => {
+        job.dirty.add(node.index);
+        if (record.status === "completed") job.done++;
+        progress(node.node.id, record.status === "completed" ? "completed" : "failed");
+      },
+    });
+    job.records = execution.records;
+    job.timer = setInterval(() => this.#tick(job), this.#options.flushMs);
+    job.timer.unref?.();
+    execution.result.then((result) => this.#settle(job, result.status, result.error, result.outputs));
+  }
+
+  /** While running: write progress, and stop if another process asked to cancel. */
+  #tick(job: LiveJob): void {
+    if (job.settled || !this.store.db.open) return;
+    const row = this.store.db.prepare("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id) as
+      | { cancel_requested: number }
+      | undefined;
+    if (row?.cancel_requested) {
+      this.#abort(job, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
+      return;
+    }
+    if (job.dirty.size > 0) writeProgress(this.store, job);
+  }
+
+  #abort(job: LiveJob, status: "cancelled" | "failed", message: string): void {
+    if (job.settled) return;
+    // The scheduler settles its records synchronously on abort; the job then settles with them.
+    job.controller.abort(message);
+    this.#settle(job, status, { code: status === "cancelled" ? "cancelled" : "run_ended", message }, {});
+  }
+
+  #settle(
+    job: LiveJob,
+    status: JobRow["status"],
+    error: RunFailure | undefined,
+    outputs: Record<string, unknown>,
+  ): void {
+    if (job.settled) return;
+    job.settled = true;
+    clearInterval(job.timer);
+    if (job.status === "running") this.#running--;
+    else this.#queue.splice(this.#queue.indexOf(job), 1);
+    let finalStatus = status;
+    let finalError = error;
+    if (status === "completed" && (JSON.stringify(outputs)?.length ?? 0) > MAX_OUTPUT_CHARS) {
+      finalStatus = "failed";
+      finalError = {
+        code: "result_too_large",
+        message: `The job's outputs are larger than ${MAX_OUTPUT_CHARS / 1024 / 1024} MiB; output less (for example a slice or a count).`,
+      };
+    }
+    job.status = finalStatus;
+    this.#live.delete(job.id);
+    if (this.store.db.open) {
+      const row = { id: job.id, nodes: "{}", done: job.done };
+      settleRow(this.store, row, finalStatus, finalError ?? null, finalStatus === "completed" ? outputs : null, job);
+    }
+    const ended: Extract<SessionEvent, { type: "job_ended" }> = {
+      type: "job_ended",
+      job_id: job.id,
+      status: finalStatus as "completed" | "failed" | "cancelled",
+    };
+    if (finalError) ended.error = finalError;
+    this.bus.publish(job.sessionId, ended);
+    if (!job.controller.signal.aborted) job.controller.abort("settled");
+    try {
+      this.runs().end(job.userId, job.runId, finalStatus === "cancelled" ? "cancelled" : "ended");
+    } catch {
+      // The run is already gone (store closed on shutdown): nothing is left to end.
+    }
+    this.#waiters.wake(job.id);
+    this.#pump();
+  }
+}

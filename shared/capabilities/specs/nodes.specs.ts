@@ -1,0 +1,53 @@
+/** Specs of the `nodes` namespace: the node types a workflow is built from, and one node run alone. */
+import { z } from "zod";
+import { describeEffects } from "../../graph/node-types.ts";
+import { defineSpec, type ModuleSpecs } from "../types.ts";
+
+const NodeTypeId = z.string().min(1).max(200).describe("A node type id such as text.template");
+
+export const listNodes = defineSpec({
+  name: "list_nodes",
+  method: "list",
+  description: "List the node types: id, title, description. Pass family (text, math, json, list, ...) to narrow it.",
+  category: "read",
+  input: z.object({ family: z.string().min(1).max(100).optional() }),
+});
+
+export const searchNodes = defineSpec({
+  name: "search_nodes",
+  method: "search",
+  description: "Find node types whose id, title or description contain every word of the query, best first.",
+  category: "read",
+  positional: ["query"],
+  input: z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(20) }),
+});
+
+export const getNodeInfo = defineSpec({
+  name: "get_node_info",
+  method: "info",
+  description:
+    "A node type's metadata: its inputs (name, type, default, required, whether it is a property set only in data) and outputs (the handles to connect), dynamic inputs, and the capabilities it calls.",
+  category: "read",
+  positional: ["node_type"],
+  input: z.object({ node_type: NodeTypeId }),
+});
+
+export const runNode = defineSpec({
+  name: "run_node",
+  method: "run",
+  description:
+    "Run one node on its own with the given inputs (as node.data would set them) and return its outputs. Effects it has go through the gate like any call.",
+  category: "execute",
+  positional: ["node_type"],
+  input: z.object({
+    node_type: NodeTypeId,
+    inputs: z.record(z.string(), z.unknown()).default({}),
+  }),
+  userMessage: (args) => `Run node ${args.node_type} on its own. ${describeEffects([args.node_type])}`,
+});
+
+export const nodesModule: ModuleSpecs = {
+  name: "nodes",
+  description: "Node types: what a workflow graph is built from; run one node on its own.",
+  specs: [listNodes, searchNodes, getNodeInfo, runNode],
+};

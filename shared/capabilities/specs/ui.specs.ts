@@ -1,0 +1,188 @@
+/**
+ * Specs of the `ui` namespace: edits of the workflow open in the page's editor. Data only. In the page
+ * the server authorises each call and the page applies it; without an editor, document tools act on the
+ * stored workflow named by `workflow_id` and steering tools answer `capability_unavailable`.
+ */
+import { z } from "zod";
+import { GraphEdge, GraphNode } from "../../graph/document.ts";
+import { defineSpec, type ModuleSpecs } from "../types.ts";
+
+const WorkflowId = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe("The workflow to edit; omit it to edit the workflow open in the editor (needed when none is open)");
+const NodeId = z.string().min(1).max(200);
+const Position = z.object({ x: z.number().finite(), y: z.number().finite() });
+const Data = z.record(z.string(), z.unknown());
+
+export const uiGetGraph = defineSpec({
+  name: "ui_get_graph",
+  method: "getGraph",
+  description: "The nodes and edges of the open workflow (or of workflow_id).",
+  category: "read",
+  input: z.object({ workflow_id: WorkflowId }),
+});
+
+export const uiAddNode = defineSpec({
+  name: "ui_add_node",
+  method: "addNode",
+  description: "Add a node of a node type; returns its id. Position defaults to the right of the others.",
+  category: "write",
+  positional: ["node_type"],
+  input: z.object({
+    workflow_id: WorkflowId,
+    node_type: z.string().min(1).max(200),
+    node_id: NodeId.optional(),
+    data: Data.optional(),
+    position: Position.optional(),
+    title: z.string().max(500).optional(),
+  }),
+  userMessage: (args) => `Add a ${args.node_type} node${args.node_id ? ` "${args.node_id}"` : ""} to the workflow`,
+});
+
+export const uiConnectNodes = defineSpec({
+  name: "ui_connect_nodes",
+  method: "connect",
+  description: "Connect an output handle of one node to an input handle of another; returns the edge id.",
+  category: "write",
+  input: z.object({
+    workflow_id: WorkflowId,
+    source: NodeId,
+    source_handle: z.string().min(1).max(200).default("output"),
+    target: NodeId,
+    target_handle: z.string().min(1).max(200),
+    edge_id: NodeId.optional(),
+  }),
+  userMessage: (args) => `Connect ${args.source}.${args.source_handle} -> ${args.target}.${args.target_handle}`,
+});
+
+export const uiUpdateNodeData = defineSpec({
+  name: "ui_update_node_data",
+  method: "updateNodeData",
+  description: "Merge values into a node's data (its properties and unconnected inputs).",
+  category: "write",
+  positional: ["node_id"],
+  input: z.object({ workflow_id: WorkflowId, node_id: NodeId, data: Data }),
+  userMessage: (args) => `Change the data of node ${args.node_id}`,
+});
+
+export const uiDeleteNode = defineSpec({
+  name: "ui_delete_node",
+  method: "deleteNode",
+  description: "Delete a node and the edges attached to it.",
+  category: "write",
+  positional: ["node_id"],
+  input: z.object({ workflow_id: WorkflowId, node_id: NodeId }),
+  userMessage: (args) => `Delete node ${args.node_id}`,
+});
+
+export const uiDeleteEdge = defineSpec({
+  name: "ui_delete_edge",
+  method: "deleteEdge",
+  description: "Delete an edge.",
+  category: "write",
+  positional: ["edge_id"],
+  input: z.object({ workflow_id: WorkflowId, edge_id: NodeId }),
+  userMessage: (args) => `Delete edge ${args.edge_id}`,
+});
+
+export const uiMoveNode = defineSpec({
+  name: "ui_move_node",
+  method: "moveNode",
+  description: "Move a node to a position on the canvas.",
+  category: "write",
+  positional: ["node_id"],
+  input: z.object({ workflow_id: WorkflowId, node_id: NodeId, x: z.number().finite(), y: z.number().finite() }),
+  userMessage: (args) => `Move node ${args.node_id} to (${args.x}, ${args.y})`,
+});
+
+export const uiSetNodeTitle = defineSpec({
+  name: "ui_set_node_title",
+  method: "setNodeTitle",
+  description: "Set the title shown on a node.",
+  category: "write",
+  positional: ["node_id"],
+  input: z.object({ workflow_id: WorkflowId, node_id: NodeId, title: z.string().max(500) }),
+  userMessage: (args) => `Rename node ${args.node_id} to "${args.title}"`,
+});
+
+export const uiOpenWorkflow = defineSpec({
+  name: "ui_open_workflow",
+  method: "openWorkflow",
+  description: "Open a workflow in the editor.",
+  category: "read",
+  positional: ["workflow_id"],
+  needs: ["client"],
+  input: z.object({ workflow_id: z.string().min(1).max(200) }),
+});
+
+export const uiSwitchTab = defineSpec({
+  name: "ui_switch_tab",
+  method: "switchTab",
+  description: "Show a tab of the page: 'editor' or 'panel'.",
+  category: "read",
+  positional: ["tab"],
+  needs: ["client"],
+  input: z.object({ tab: z.enum(["editor", "panel"]) }),
+});
+
+export const uiSearchNodes = defineSpec({
+  name: "ui_search_nodes",
+  method: "searchNodes",
+  description: "Search the node palette (node types) by words in their id, title or description.",
+  category: "read",
+  positional: ["query"],
+  input: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(100).default(20) }),
+});
+
+export const uiCopy = defineSpec({
+  name: "ui_copy",
+  method: "copy",
+  description: "Copy nodes (and the edges between them) as a fragment that ui.paste takes.",
+  category: "read",
+  input: z.object({ workflow_id: WorkflowId, node_ids: z.array(NodeId).min(1).max(1000) }),
+});
+
+export const uiPaste = defineSpec({
+  name: "ui_paste",
+  method: "paste",
+  description: "Paste a fragment from ui.copy with fresh ids, shifted by offset.",
+  category: "write",
+  input: z.object({
+    workflow_id: WorkflowId,
+    fragment: z.object({ nodes: z.array(GraphNode).max(1000), edges: z.array(GraphEdge).max(5000) }),
+    offset: Position.default({ x: 40, y: 40 }),
+  }),
+  userMessage: (args) => `Paste ${args.fragment.nodes.length} node(s) into the workflow`,
+});
+
+export const listRenderers = defineSpec({
+  name: "list_renderers",
+  method: "renderers",
+  description: "The kinds of output the page can render (name and what values it shows).",
+  category: "read",
+  input: z.object({}),
+});
+
+export const uiModule: ModuleSpecs = {
+  name: "ui",
+  description: "The workflow editor in the page: read and edit the open workflow, steer the editor.",
+  specs: [
+    uiGetGraph,
+    uiAddNode,
+    uiConnectNodes,
+    uiUpdateNodeData,
+    uiDeleteNode,
+    uiDeleteEdge,
+    uiMoveNode,
+    uiSetNodeTitle,
+    uiOpenWorkflow,
+    uiSwitchTab,
+    uiSearchNodes,
+    uiCopy,
+    uiPaste,
+    listRenderers,
+  ],
+};

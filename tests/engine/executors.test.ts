@@ -1,0 +1,172 @@
+/**
+ * Every node type with good and bad input, through `runNode` (the same input checks a graph gets,
+ * then the executor). Pure node types must never call `invoke`; the ones with effects are driven
+ * through a real server in capabilities.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { runNode } from "../../server-bridge/engine/run-node.ts";
+import { NODE_TYPES } from "../../shared/graph/node-types.ts";
+import { CodedError } from "../../shared/protocol/errors.ts";
+
+const invoked: string[] = [];
+const options = () => ({
+  signal: new AbortController().signal,
+  timeoutMs: 10_000,
+  invoke: async (name: string) => {
+    invoked.push(name);
+    return { ok: false as const, error: { code: "permission_denied" as const, message: "no effects in this test" } };
+  },
+});
+
+const run = (type: string, inputs: Record<string, unknown>) => runNode(type, inputs, options());
+
+async function failure(type: string, inputs: Record<string, unknown>) {
+  try {
+    await run(type, inputs);
+  } catch (err) {
+    if (err instanceof CodedError) return err.payload;
+    throw err;
+  }
+  throw new Error(`${type} ran with bad input ${JSON.stringify(inputs)}`);
+}
+
+type Case = [type: string, good: Record<string, unknown>, output: unknown, bad: Record<string, unknown>, why: RegExp];
+
+const CASES: Case[] = [
+  ["constant.string", { value: "hi" }, "hi", { value: 1 }, /value.*expects a string, got number/],
+  ["constant.number", { value: 2.5 }, 2.5, { value: "2" }, /expects a number, got string/],
+  ["constant.boolean", { value: true }, true, { value: "yes" }, /expects a boolean/],
+  ["constant.json", { value: { a: [1, null] } }, { a: [1, null] }, { value: undefined, x: 1 }, /^$/],
+  [
+    "text.template",
+    { template: "Hi {{name}}, {{user.city}} #{{n}}", name: "Ada", user: { city: "Oslo" }, n: 3 },
+    "Hi Ada, Oslo #3",
+    { template: "Hi {{name}}" },
+    /slot \{\{name\}\} has no value/,
+  ],
+  ["text.concat", { a: "x", b: "y", separator: "-" }, "x-y", { a: 1 }, /input "a" expects a string/],
+  [
+    "text.split",
+    { text: " a, b,,c ", separator: ",", trim: true },
+    ["a", "b", "c"],
+    { separator: "," },
+    /"text" is required/,
+  ],
+  [
+    "text.replace",
+    { text: "a.a.a", search: ".", replacement: "$&" },
+    "a$&a$&a",
+    { text: "abc", search: "" },
+    /search is empty/,
+  ],
+  ["text.length", { text: "héllo👋" }, 6, { text: ["x"] }, /expects a string, got list/],
+  ["math.add", { a: 2, b: 3 }, 5, { a: "2", b: 3 }, /expects a number/],
+  ["math.subtract", { a: 2, b: 3 }, -1, { a: Number.POSITIVE_INFINITY }, /got non-finite number/],
+  ["math.multiply", { a: 4, b: 2.5 }, 10, { a: 1e308, b: 10 }, /not a finite number/],
+  ["math.divide", { a: 1, b: 4 }, 0.25, { a: 1, b: 0 }, /division by zero/],
+  ["math.modulo", { a: -7, b: 3 }, -1, { a: 1, b: 0 }, /modulo by zero/],
+  ["math.power", { a: 2, b: 10 }, 1024, { a: -8, b: 1 / 3 }, /not a finite number/],
+  ["math.compare", { a: 2, b: 2, operator: "<=" }, true, { a: 1, b: 2, operator: "=>" }, /must be one of/],
+  ["math.clamp", { value: 7, min: 0, max: 5 }, 5, { value: 1, min: 3, max: 2 }, /min \(3\) is greater than max \(2\)/],
+  [
+    "math.expression",
+    { expression: "max(a, 2) ^ 2 - -b % 4 + pi * 0", a: 3, b: 6 },
+    11,
+    { expression: "a + 1" },
+    /no value for "a"/,
+  ],
+  ["json.parse", { text: '{"a":[1,2]}' }, { a: [1, 2] }, { text: "{a:1}" }, /not valid JSON/],
+  ["json.stringify", { value: { a: 1 }, indent: 0 }, '{"a":1}', { value: 1, indent: 11 }, /at most 10/],
+  [
+    "json.get",
+    { object: { a: { "b c": [0, { d: 4 }] } }, path: 'a["b c"][1].d' },
+    4,
+    { object: { a: 1 }, path: "a.b" },
+    /nothing at path "a\.b"/,
+  ],
+  [
+    "json.set",
+    { object: { a: { b: 1 } }, path: "a.c[0]", value: "x" },
+    { a: { b: 1, c: ["x"] } },
+    { object: { a: [] }, path: "a.b", value: 1 },
+    /is a list/,
+  ],
+  ["list.length", { list: [1, 2, 3] }, 3, { list: "abc" }, /expects a list, got string/],
+  [
+    "list.join",
+    { list: ["a", 1, { b: 2 }], separator: "|" },
+    'a|1|{"b":2}',
+    { list: ["a"], separator: 3 },
+    /expects a string/,
+  ],
+  ["list.slice", { list: [1, 2, 3, 4], start: 1, end: -1 }, [2, 3], { list: [1], start: "1" }, /expects a number/],
+  [
+    "list.map_template",
+    { list: [{ t: "x" }, { t: "y" }], template: "{{index}}:{{item.t}}" },
+    ["0:x", "1:y"],
+    { list: [1], template: "{{other}}" },
+    /Only \{\{item\}\}/,
+  ],
+  ["workflow.input", { name: "x", default: 5 }, 5, { name: "x" }, /has no value: pass inputs/],
+  ["workflow.output", { name: "result", value: [1] }, undefined, { name: "result" }, /"value" is required/],
+  ["control.delay", { ms: 1, value: "v" }, "v", { ms: 60_001 }, /at most 60000/],
+];
+
+describe("every pure node type, good and bad input", () => {
+  it("covers every node type without effects", () => {
+    const covered = new Set(CASES.map((c) => c[0]));
+    const pure = NODE_TYPES.filter((t) => !t.effects?.length && t.id !== "code.run").map((t) => t.id);
+    expect(pure.filter((id) => !covered.has(id))).toEqual([]);
+  });
+
+  it.each(CASES)("%s", async (type, good, output, bad, why) => {
+    const outputs = await run(type, good);
+    if (type === "workflow.output") expect(outputs).toEqual({ value: [1] });
+    else expect(outputs).toEqual({ output });
+    if (why.source === "^$") {
+      // A constant.json takes any value; an unset one gives its default, null.
+      expect(await run(type, bad)).toEqual({ output: null });
+    } else {
+      const error = await failure(type, bad);
+      expect(error.message).toMatch(why);
+      expect(error.message).not.toMatch(/at .*\.ts|node_modules|\/work\//);
+    }
+    expect(invoked).toEqual([]);
+  });
+
+  it("refuses an unknown node type with a near name", async () => {
+    const error = await failure("text.concatt", {});
+    expect(error).toMatchObject({ code: "capability_failed", suggestions: expect.arrayContaining(["text.concat"]) });
+  });
+
+  it("never reads a prototype property as a variable or a slot", async () => {
+    expect((await failure("math.expression", { expression: "__proto__ + constructor" })).message).toMatch(
+      /no value for "__proto__", "constructor"/,
+    );
+    expect((await failure("text.template", { template: "{{constructor}}" })).message).toMatch(/has no value/);
+    expect((await failure("json.get", { object: {}, path: "constructor" })).message).toMatch(/nothing at path/);
+  });
+
+  it("gives bad inputs as invalid_tool_arguments with one issue per input", async () => {
+    const error = await failure("math.clamp", { value: "x", min: "y" });
+    expect(error.code).toBe("invalid_tool_arguments");
+    expect(error.issues).toEqual([expect.stringMatching(/^inputs\.value /), expect.stringMatching(/^inputs\.min /)]);
+  });
+
+  it("code.run answers a coded failure while the server-side sandbox host is absent", async () => {
+    const error = await failure("code.run", { code: "(input) => input * 2", input: 21 });
+    expect(error.code).toBe("capability_unavailable");
+    expect(error.message).toMatch(/QuickJS sandbox/);
+    expect(await failure("code.run", { input: 1 })).toMatchObject({ code: "invalid_tool_arguments" });
+  });
+
+  it("stops a delay at once when the run ends, and at its deadline", async () => {
+    const controller = new AbortController();
+    const pending = runNode("control.delay", { ms: 60_000 }, { ...options(), signal: controller.signal });
+    controller.abort("ended");
+    await expect(pending).rejects.toMatchObject({ payload: { code: "run_ended" } });
+    await expect(runNode("control.delay", { ms: 60_000 }, { ...options(), timeoutMs: 20 })).rejects.toMatchObject({
+      payload: { code: "timeout" },
+    });
+  });
+});
