@@ -5,6 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AppServices } from "./app-services.ts";
+import { isAssetPath, serveAsset } from "./assets/serve.ts";
+import { assetLimits } from "./assets/store.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
@@ -20,6 +22,7 @@ import { Runs } from "./runs/runs.ts";
 import { Sessions } from "./runs/sessions.ts";
 import { AuditLog } from "./store/audit.ts";
 import { openStore, type Store } from "./store/db.ts";
+import { webPolicy } from "./web/vet.ts";
 
 export const KNOWN_PACKS: readonly string[] = ["csv", "zip"];
 
@@ -58,7 +61,7 @@ export function createServices(
     audit,
     { owner, ...config },
     (capability, err) => log("error", `capability ${capability} threw`, err),
-    { jobs },
+    { jobs, assets: assetLimits(config), web: webPolicy(config) },
   );
   return {
     config,
@@ -134,6 +137,10 @@ async function route(app: AppServices, hosts: Set<string>, req: IncomingMessage,
   }
   if (req.method !== "GET" && req.method !== "HEAD") {
     sendError(res, 405, "invalid_call", "Method not allowed.");
+    return;
+  }
+  if (isAssetPath(url.pathname)) {
+    serveAsset(app, req, res, url);
     return;
   }
   if (url.pathname === "/" && url.searchParams.has("token")) {

@@ -18,6 +18,31 @@ export interface ServerConfig {
   actionTimeoutMs: number;
   /** Where the built page lives (served at `/`). */
   webDir: string;
+  /** Largest single asset, in bytes (after images are re-encoded). */
+  assetMaxBytes: number;
+  /** Total asset bytes one user may keep. */
+  assetQuotaBytes: number;
+  /** Let `http_request` reach loopback, private, link-local and metadata addresses (all hosts). */
+  httpAllowPrivate: boolean;
+  /** `host` or `host:port` entries `http_request` may reach whatever they resolve to (e.g. a local test server). */
+  httpAllowHosts: string[];
+  /** Response bodies of `http_request` are cut off (and marked truncated) past this many bytes. */
+  httpMaxResponseBytes: number;
+  /** Redirects `http_request` follows before it stops. */
+  httpMaxRedirects: number;
+}
+
+function bool(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return true;
+  throw new Error(`${name} must be true or false, got "${value}"`);
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== "");
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -42,10 +67,16 @@ export function configFromEnv(
     runMaxMs: int(env.RUN_MAX_MS, 60 * 60_000, "RUN_MAX_MS"),
     leaseMs: int(env.LEASE_MS, 30_000, "LEASE_MS"),
     maxBodyBytes: int(env.MAX_BODY_BYTES, 4 * 1024 * 1024, "MAX_BODY_BYTES"),
-    maxBatchSize: int(env.MAX_BATCH_SIZE, 256, "MAX_BATCH_SIZE"),
-    maxCallsPerRun: int(env.MAX_CALLS_PER_RUN, 1000, "MAX_CALLS_PER_RUN"),
+    maxBatchSize: int(env.MAX_BATCH_SIZE, 1000, "MAX_BATCH_SIZE"),
+    maxCallsPerRun: int(env.MAX_CALLS_PER_RUN, 5000, "MAX_CALLS_PER_RUN"),
     actionTimeoutMs: int(env.ACTION_TIMEOUT_MS, 30_000, "ACTION_TIMEOUT_MS"),
     webDir: resolve(env.WEB_DIR ?? "dist/web"),
+    assetMaxBytes: int(env.ASSET_MAX_BYTES, 25 * 1024 * 1024, "ASSET_MAX_BYTES"),
+    assetQuotaBytes: int(env.ASSET_QUOTA_BYTES, 1024 * 1024 * 1024, "ASSET_QUOTA_BYTES"),
+    httpAllowPrivate: bool(env.HTTP_ALLOW_PRIVATE, "HTTP_ALLOW_PRIVATE"),
+    httpAllowHosts: list(env.HTTP_ALLOW_HOSTS),
+    httpMaxResponseBytes: int(env.HTTP_MAX_RESPONSE_BYTES, 10 * 1024 * 1024, "HTTP_MAX_RESPONSE_BYTES"),
+    httpMaxRedirects: int(env.HTTP_MAX_REDIRECTS, 5, "HTTP_MAX_REDIRECTS"),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

@@ -1,9 +1,12 @@
 /**
- * The CLI entry: `start` (serve the app, the API and later MCP), `user add <name>` (a further user's
- * token). Subcommands print nothing but their own output on stdout.
+ * The CLI entry: `start` (serve the app, the API and later MCP), `action <file|->` (run one action
+ * against the local store, observation as JSON on stdout), `user add <name>` (a further user's token).
+ * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
+import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
+import { type LocalRun, openLocalRun, terminalApprover } from "./runs/local.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
@@ -21,6 +24,26 @@ async function main(argv: string[]): Promise<number> {
       process.once("SIGTERM", stop);
       return await new Promise<number>(() => {});
     }
+    case "action": {
+      // Shares $DATA_DIR safely with a running server: WAL, busy timeout, its own leases.
+      const app = createServices(configFromEnv());
+      let local: LocalRun | undefined;
+      try {
+        return await actionCommand(rest, {
+          makeRun: async ({ mode, approver }) => {
+            local = openLocalRun(app, { mode, approver });
+            const opened = local;
+            return { run: opened.live.run, mounted: opened.live.mounted, end: async () => opened.end() };
+          },
+          terminalApprover,
+        });
+      } finally {
+        local?.end();
+        app.runs.endAll();
+        app.audit.flush();
+        app.store.dispose();
+      }
+    }
     case "user": {
       const [verb, name] = rest;
       if (verb !== "add" || !name) {
@@ -34,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      process.stderr.write(`unknown command "${command}". Commands: start, user add <name>\n`);
+      process.stderr.write(`unknown command "${command}". Commands: start, action <file|->, user add <name>\n`);
       return 2;
   }
 }

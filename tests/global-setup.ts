@@ -1,2 +1,6 @@
-/** Builds what the tests start for real (e.g. the Node worker entry) once, before any test file runs. */
-export default async function setup(): Promise<void> {}
+/** Builds what the tests start for real (the Node sandbox worker entry) once, before any test file runs. */
+import { buildNodeWorker } from "../server-bridge/sandbox/build.ts";
+
+export default async function setup(): Promise<void> {
+  await buildNodeWorker({ force: true });
+}

@@ -5,14 +5,20 @@
 import type { z } from "zod";
 import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
+import type { AssetLimits } from "../assets/store.ts";
 import type { JobEngine } from "../engine/jobs.ts";
 import type { Store } from "../store/db.ts";
+import type { WebPolicy } from "../web/vet.ts";
 
 /** What every server-side run hands its implementations. */
 export interface ServerServices {
   readonly store: Store;
   /** The workflow engine; absent on hosts built without one, where workflow runs are unavailable. */
   readonly jobs?: JobEngine;
+  /** Asset size caps; absent: the defaults of assets/store.ts. */
+  readonly assets?: AssetLimits;
+  /** The outbound HTTP policy; absent: public addresses only (web/vet.ts). */
+  readonly web?: WebPolicy;
 }
 
 export type ServerRun = CapabilityRun<ServerServices>;

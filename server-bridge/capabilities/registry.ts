@@ -14,6 +14,9 @@ export const LOADERS: Readonly<Record<string, Loader>> = {
   ui: () => import("./ui.ts"),
   jobs: () => import("./jobs.ts"),
   nodes: () => import("./nodes.ts"),
+  assets: () => import("./assets.ts"),
+  collections: () => import("./collections.ts"),
+  web: () => import("./web.ts"),
 };
 
 const loaded = new Map<string, Promise<Map<AnySpec, Implemented["impl"]>>>();

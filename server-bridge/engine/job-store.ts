@@ -2,6 +2,7 @@
  * Job rows: reading them as views for the `jobs` namespace, and the writes the engine makes. Views
  * are what a model reads: ISO times, progress, named outputs, the error naming the failing node.
  */
+import { reviveMarkers } from "../../shared/capabilities/wire-values.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
@@ -86,7 +87,8 @@ export function jobView(row: JobRow, detail: { nodes: boolean; nodeOutputs: bool
     duration_ms: row.started_at !== null && row.ended_at !== null ? row.ended_at - row.started_at : null,
     progress: { done: row.done, total: row.total, percent: percent(row.done, row.total) },
     inputs: JSON.parse(row.inputs) as unknown,
-    outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as Record<string, unknown>),
+    // Workflow values hold assets and bytes as plain markers; revived so they leave as references.
+    outputs: row.outputs === null ? null : (reviveMarkers(JSON.parse(row.outputs)) as Record<string, unknown>),
     error: row.error === null ? null : (JSON.parse(row.error) as RunFailure),
   };
   if (row.cancel_requested && !isTerminal(row.status)) view.cancel_requested = true;
@@ -96,7 +98,7 @@ export function jobView(row: JobRow, detail: { nodes: boolean; nodeOutputs: bool
       const entry: NonNullable<JobView["nodes"]>[number] = { id, type: node.type, status: node.status };
       if (node.duration_ms !== undefined) entry.duration_ms = Math.round(node.duration_ms * 1000) / 1000;
       if (node.error) entry.error = node.error;
-      if (detail.nodeOutputs && node.outputs !== undefined) entry.outputs = node.outputs;
+      if (detail.nodeOutputs && node.outputs !== undefined) entry.outputs = reviveMarkers(node.outputs);
       return entry;
     });
   }

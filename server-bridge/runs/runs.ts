@@ -4,16 +4,18 @@
  * held at most `holdMs`, then answered `{pending: true}`; the same `(runId, callId)` resumes the wait
  * or returns the settled result, and never runs the capability twice.
  */
-import { moduleOf } from "../../shared/capabilities/table.ts";
+import { moduleOf, PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import { type Authorization, type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
 import { CodedError, type ErrorCode, failure } from "../../shared/protocol/errors.ts";
 import type { InvokeAnswer } from "../../shared/protocol/server.ts";
+import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import { dispatch } from "../../shared/sandbox/dispatch.ts";
 import type { ServerServices } from "../capabilities/define.ts";
 import { loadNamespace } from "../capabilities/registry.ts";
+import { defaultLibrary } from "../packs/index.ts";
 import type { AuditLog } from "../store/audit.ts";
 import type { Store } from "../store/db.ts";
 import type { ApprovalBroker } from "./approvals.ts";
@@ -40,6 +42,7 @@ export interface LiveRun {
   readonly userId: string;
   readonly run: CapabilityRun<ServerServices>;
   readonly mounted: readonly string[];
+  readonly packs: readonly string[];
   readonly controller: AbortController;
   readonly calls: Map<string, CallEntry>;
   /** `ui` calls the gate let through, waiting for the page's `run.complete`. */
@@ -97,6 +100,7 @@ export class Runs {
       userId,
       run,
       mounted: JSON.parse(session.modules) as string[],
+      packs: JSON.parse(session.packs) as string[],
       controller,
       calls: new Map(),
       authorized: new Map(),
@@ -168,9 +172,27 @@ export class Runs {
   ): Promise<InvokeAnswer> {
     const actor = input.actor ?? "agent";
     const key = canonicalJson({ module: input.module, export: input.export, args: input.args, actor });
-    return this.#call(userId, input.runId, input.callId, key, (live) =>
-      dispatch(live.run, live.mounted, { module: input.module, export: input.export, args: input.args }, { actor }),
-    );
+    return this.#call(userId, input.runId, input.callId, key, async (live) => {
+      // Arguments and results travel in the boundary encoding ($bytes, $asset, escaped $-keys).
+      let args: unknown;
+      try {
+        args = Array.isArray(input.args) ? fromWire(input.args, "args") : input.args;
+      } catch (err) {
+        return refusal(
+          "invalid_call",
+          `${input.export}: ${err instanceof Error ? err.message : "undecodable arguments"}`,
+        );
+      }
+      const call = { module: input.module, export: input.export, args };
+      if (input.module.startsWith(PACK_PREFIX)) {
+        // Library packs: pure functions on the server, only those the session allows.
+        const packCall = { call_id: input.callId ?? "call", ...call, args: Array.isArray(args) ? args : [] };
+        if (!Array.isArray(args))
+          return refusal("invalid_call", `${input.module} ${input.export}: args must be an array.`);
+        return encodeResult(input.export, await defaultLibrary().dispatch(packCall, live.packs));
+      }
+      return encodeResult(input.export, await dispatch(live.run, live.mounted, call, { actor }));
+    });
   }
 
   /**
@@ -280,6 +302,19 @@ export class Runs {
   /** Ends every live run (shutdown). */
   endAll(): void {
     for (const live of [...this.#live.values()]) this.end(live.userId, live.id, "ended");
+  }
+}
+
+function encodeResult(name: string, result: InvokeResult): InvokeResult {
+  if (!result.ok) return result;
+  try {
+    return { ...result, value: toWire(result.value, "result") };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : "it cannot be encoded";
+    return {
+      ok: false,
+      error: failure("capability_failed", `${name} returned a value that cannot be sent back: ${why}`),
+    };
   }
 }
 

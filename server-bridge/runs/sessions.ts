@@ -49,7 +49,8 @@ export class Sessions {
         message: `There is no capability module "${unknownModule}". Available: ${MODULE_NAMES.join(", ")}.`,
       });
     }
-    const packs = input.packs ?? [];
+    // The first-party packs are pure functions over data: allowed unless the caller narrows them.
+    const packs = input.packs ?? [...this.knownPacks];
     const unknownPack = packs.find((p) => !this.knownPacks.includes(p));
     if (unknownPack) {
       throw new CodedError({

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { initial } from "./migrations/001-initial.ts";
 import { jobs } from "./migrations/002-jobs.ts";
+import { assets } from "./migrations/003-assets.ts";
 
-export const MIGRATIONS: readonly string[] = [initial, jobs];
+export const MIGRATIONS: readonly string[] = [initial, jobs, assets];
 
 export interface Store {
   readonly db: Database.Database;

@@ -7,6 +7,7 @@ import { MODES } from "../../shared/capabilities/types.ts";
 import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { RespondInput } from "../../shared/protocol/server.ts";
+import { defaultLibrary } from "../packs/index.ts";
 import { authed, person, type RequestContext, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
@@ -145,6 +146,8 @@ export const appRouter = router({
           ];
         }),
         packs: session.packs,
+        /** What the sandbox needs to link the session's library packs (names and exports, never code). */
+        packInfo: defaultLibrary().packInfo(session.packs),
       };
     }),
   }),

@@ -3,11 +3,14 @@
  * implementations are not here; the server loads them lazily per namespace.
  */
 import { z } from "zod";
+import { assetsModule } from "./specs/assets.specs.ts";
+import { collectionsModule } from "./specs/collections.specs.ts";
 import { jobsModule } from "./specs/jobs.specs.ts";
 import { memoryModule } from "./specs/memory.specs.ts";
 import { nodesModule } from "./specs/nodes.specs.ts";
 import { sharedModule } from "./specs/shared.specs.ts";
 import { uiModule } from "./specs/ui.specs.ts";
+import { webModule } from "./specs/web.specs.ts";
 import { workflowsModule } from "./specs/workflows.specs.ts";
 import type { AnySpec, ModuleSpecs } from "./types.ts";
 
@@ -21,6 +24,9 @@ export const MODULES: readonly ModuleSpecs[] = [
   uiModule,
   jobsModule,
   nodesModule,
+  assetsModule,
+  collectionsModule,
+  webModule,
 ];
 
 export const MODULE_NAMES: readonly string[] = MODULES.map((m) => m.name);

@@ -3,6 +3,7 @@
  * their output `output`. Adding a type here needs an executor in server-bridge/engine/executors, or
  * the engine's coverage test fails.
  */
+import { MEDIA_NODE_TYPES } from "./node-catalog-media.ts";
 import type { HandleType, InputSpec, NodeType, OutputSpec } from "./node-types.ts";
 
 type Extra = Omit<InputSpec, "name" | "type" | "description">;
@@ -278,4 +279,6 @@ export const CATALOG: readonly NodeType[] = [
     ],
     outputs: [out("any", "The function's return value")],
   },
+
+  ...MEDIA_NODE_TYPES,
 ];

@@ -23,7 +23,7 @@ export const api = createTRPCClient<AppRouter>({
       false: splitLink({
         condition: (op) => CONTROL.has(op.path),
         true: httpLink({ url: "/trpc" }),
-        false: httpBatchStreamLink({ url: "/trpc", maxItems: 200 }),
+        false: httpBatchStreamLink({ url: "/trpc", maxItems: 1000 }),
       }),
     }),
   ],

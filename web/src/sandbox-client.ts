@@ -1,23 +1,206 @@
-/** Placeholder until the worker host lands: replaced in the browser-path commit. */
+/**
+ * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
+ * gets its own server run; its guest calls are routed here: `ui` calls to the editor (after the
+ * server's gate), everything else to `run.invoke`. Calls issued in the same tick go out in the same tick,
+ * so tRPC's batch link sends them as one HTTP request and streams each result back as it completes; a
+ * `{pending: true}` answer is sent again with the same callId. A killed or crashed worker is replaced
+ * and the action ends with a clear error; the panel stays usable.
+ */
+import type { FailurePayload } from "../../shared/protocol/errors.ts";
+import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
+import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import type { ObservationView } from "./panel/ResultView.tsx";
+import { UI_MODULE, UiClient } from "./ui-client.ts";
+import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
   run(code: string): Promise<{ observation: ObservationView; notice?: string }>;
   cancel(): void;
 }
 
-export function createSandboxClient(_sessionId: string, _editor: EditorController): SandboxClient {
-  return {
-    run: async () => ({
-      observation: {
-        ok: false,
-        error: { code: "capability_unavailable", message: "not wired" },
-        logs: [],
-        calls: [],
-        duration_ms: 0,
+interface Current {
+  runId: string;
+  worker: PageWorker;
+  cancelled: boolean;
+  death?: string;
+}
+
+/** Slack over the action's own deadline before the page stops waiting for the worker's answer. */
+const ANSWER_GRACE_MS = 10_000;
+
+export function createSandboxClient(
+  sessionId: string,
+  editor: EditorController,
+  focusTab?: (tab: "editor" | "panel") => void,
+): SandboxClient {
+  return new BrowserSandbox(sessionId, editor, focusTab ?? (() => {}));
+}
+
+class BrowserSandbox implements SandboxClient {
+  #worker: Promise<PageWorker> | undefined;
+  #current: Current | undefined;
+  #setup: Promise<{ modules: string[]; packs: PackInfo[]; timeoutMs: number }> | undefined;
+  readonly #ui: UiClient;
+
+  constructor(
+    private readonly sessionId: string,
+    editor: EditorController,
+    focusTab: (tab: "editor" | "panel") => void,
+  ) {
+    this.#ui = new UiClient(api, editor, focusTab);
+    // Start the worker early, so the first Run does not wait for it.
+    void this.#ensureWorker().catch(() => {});
+  }
+
+  #ensureWorker(): Promise<PageWorker> {
+    this.#worker ??= PageWorker.start({
+      onCalls: (batch) => this.#serve(batch),
+      onDeath: (reason) => {
+        if (this.#current) this.#current.death = reason;
+        this.#worker = undefined;
       },
-    }),
-    cancel: () => {},
+    }).catch((err: unknown) => {
+      this.#worker = undefined;
+      throw err;
+    });
+    return this.#worker;
+  }
+
+  #config() {
+    this.#setup ??= Promise.all([api.catalog.get.query({ sessionId: this.sessionId }), api.config.get.query()]).then(
+      ([catalog, config]) => ({
+        modules: catalog.modules.map((m) => m.name),
+        packs: catalog.packInfo as PackInfo[],
+        timeoutMs: config.actionTimeoutMs,
+      }),
+    );
+    return this.#setup;
+  }
+
+  async run(code: string): Promise<{ observation: ObservationView; notice?: string }> {
+    const started = performance.now();
+    let runId: string | undefined;
+    try {
+      const setup = await this.#config();
+      const worker = await this.#ensureWorker();
+      runId = (await api.run.start.mutate({ sessionId: this.sessionId, editor: true })).runId;
+      const current: Current = { runId, worker, cancelled: false };
+      this.#current = current;
+      try {
+        const response = await worker.run(
+          {
+            type: "run",
+            run_id: runId,
+            action: code,
+            mounted: setup.modules,
+            packs: setup.packs,
+            limits: { timeout_ms: setup.timeoutMs },
+          },
+          setup.timeoutMs + 5 * 60_000 + ANSWER_GRACE_MS,
+        );
+        return { observation: view(response.observation) };
+      } catch (err) {
+        // The worker was killed (watchdog, cancel) or crashed: say what happened; a fresh one starts.
+        const reason = current.cancelled ? "cancelled" : current.death ? "timeout" : "run_ended";
+        const message = current.cancelled
+          ? "The action was cancelled."
+          : current.death
+            ? `The action was stopped: ${current.death}.`
+            : `The sandbox stopped unexpectedly: ${err instanceof Error ? err.message : "unknown error"}.`;
+        worker.terminate(reason);
+        if (this.#worker && (await this.#worker.catch(() => undefined)) === worker) this.#worker = undefined;
+        void this.#ensureWorker().catch(() => {});
+        return {
+          observation: failed(reason, message, performance.now() - started),
+          notice: "The sandbox worker was replaced; you can run the next action.",
+        };
+      }
+    } catch (err) {
+      return {
+        observation: failed(
+          "capability_failed",
+          `The action could not start: ${err instanceof Error ? err.message : String(err)}`,
+          performance.now() - started,
+        ),
+      };
+    } finally {
+      if (this.#current?.runId === runId) this.#current = undefined;
+      if (runId) void api.run.end.mutate({ runId }).catch(() => {});
+    }
+  }
+
+  cancel(): void {
+    const current = this.#current;
+    if (!current || current.cancelled) return;
+    current.cancelled = true;
+    void api.run.cancel.mutate({ runId: current.runId }).catch(() => {});
+    // Ask the worker to interrupt the VM; if it does not answer promptly, terminate it.
+    const kill = setTimeout(() => current.worker.terminate("cancelled"), 1_000);
+    current.worker.cancel(current.runId).then(
+      () => clearTimeout(kill),
+      () => {},
+    );
+  }
+
+  #serve(batch: CallBatch): void {
+    const current = this.#current;
+    if (!current || current.runId !== batch.run_id) return;
+    const isCurrent = () => this.#current === current && !current.cancelled;
+    // Every first request leaves in this same tick, so the batch link sends them as one HTTP request.
+    for (const call of batch.calls) {
+      const result =
+        call.module === UI_MODULE
+          ? this.#ui.serve(batch.run_id, call, isCurrent)
+          : invoke(batch.run_id, call, isCurrent);
+      void result.then((settled) =>
+        current.worker.settle({ type: "settle", run_id: batch.run_id, results: [settled] }),
+      );
+    }
+  }
+}
+
+async function invoke(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
+  for (;;) {
+    let answer: Awaited<ReturnType<typeof api.run.invoke.mutate>>;
+    try {
+      answer = await api.run.invoke.mutate({
+        runId,
+        module: call.module,
+        export: call.export,
+        args: call.args,
+        callId: call.call_id,
+      });
+    } catch (err) {
+      return { call_id: call.call_id, ok: false, error: unreachable(err) };
+    }
+    if ("pending" in answer) {
+      if (!isCurrent())
+        return {
+          call_id: call.call_id,
+          ok: false,
+          error: { code: "run_ended", message: "The action ended while this call waited." },
+        };
+      continue;
+    }
+    const waited = answer.waited_ms ? { waited_ms: answer.waited_ms } : {};
+    return answer.ok
+      ? { call_id: call.call_id, ok: true, value: answer.value, ...waited }
+      : { call_id: call.call_id, ok: false, error: answer.error, ...waited };
+  }
+}
+
+function unreachable(err: unknown): FailurePayload {
+  return {
+    code: "capability_failed",
+    message: `The server could not be reached: ${err instanceof Error ? err.message : "network error"}. Retry later.`,
   };
+}
+
+function view(observation: Observation): ObservationView {
+  return { ...observation, logs: observation.logs };
+}
+
+function failed(code: FailurePayload["code"], message: string, ms: number): ObservationView {
+  return { ok: false, error: { code, message }, logs: [], calls: [], duration_ms: ms };
 }

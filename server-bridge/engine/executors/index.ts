@@ -3,8 +3,9 @@ import type { Executor } from "../types.ts";
 import { flowExecutors } from "./flow.ts";
 import { jsonExecutors } from "./json.ts";
 import { mathExecutors } from "./math.ts";
+import { mediaExecutors } from "./media.ts";
 import { textExecutors } from "./text.ts";
 
 export const EXECUTORS: ReadonlyMap<string, Executor> = new Map(
-  Object.entries({ ...textExecutors, ...mathExecutors, ...jsonExecutors, ...flowExecutors }),
+  Object.entries({ ...textExecutors, ...mathExecutors, ...jsonExecutors, ...flowExecutors, ...mediaExecutors }),
 );

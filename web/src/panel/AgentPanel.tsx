@@ -42,6 +42,7 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
     const source = codeRef.current || code || "";
     setRunning(true);
     setNotice(undefined);
+    setObservation(undefined);
     try {
       const result = await sandbox.run(source);
       setObservation(result.observation);

@@ -1,0 +1,70 @@
+/**
+ * `GET /assets/<id>`: an asset, to its owner only (login cookie or bearer token). Another user's id
+ * and an unknown id answer the same 404, so ids never reveal what exists. Only re-encoded raster
+ * images are served inline; everything else (SVG and HTML included) is an attachment, and every
+ * answer carries `nosniff` and a sandboxing CSP, so nothing an action saved can run script in the
+ * app's origin.
+ */
+import { createReadStream } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppServices } from "../app-services.ts";
+import { identify } from "../http/guard.ts";
+import { BASE_HEADERS, sendError } from "../http/respond.ts";
+import { isRasterType } from "./media-types.ts";
+import { AssetStore } from "./store.ts";
+
+// Asset ids only (`ast_` + 32 hex): the built page's own files live under /assets/ too.
+const ASSET_PATH = /^\/assets\/(ast_[0-9a-f]{32})$/;
+
+export const ASSET_CSP = "sandbox; default-src 'none'";
+
+export function isAssetPath(pathname: string): boolean {
+  return ASSET_PATH.test(pathname);
+}
+
+/** `attachment; filename="plain ascii"; filename*=UTF-8''exact%20name` */
+export function contentDisposition(kind: "inline" | "attachment", name: string): string {
+  const ascii = name.replace(/[^A-Za-z0-9._ -]/g, "_").slice(0, 150) || "asset";
+  const exact = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+export function serveAsset(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const id = url.pathname.match(ASSET_PATH)?.[1] as string;
+  const caller = identify(app, req, "admin");
+  if (!caller.userId) {
+    sendError(res, 401, "unauthorized", "Sign in (open the URL `npm start` printed) or send the admin token.");
+    return;
+  }
+  const assets = new AssetStore(app.store);
+  const row = assets.find(caller.userId, id);
+  const file = row ? assets.fileOf(row) : undefined;
+  if (!row || !file) {
+    sendError(res, 404, "capability_failed", "There is no asset at this address.");
+    return;
+  }
+  const inline = row.kind === "image" && isRasterType(row.content_type);
+  const etag = `"${row.sha256}"`;
+  const headers: Record<string, string> = {
+    ...BASE_HEADERS,
+    "Content-Type": row.content_type,
+    "Content-Disposition": contentDisposition(inline ? "inline" : "attachment", row.name),
+    "Content-Security-Policy": ASSET_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private, no-cache",
+    ETag: etag,
+  };
+  if (req.headers["if-none-match"] === etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, "Content-Length": String(row.size) });
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(file);
+  stream.on("error", () => res.destroy());
+  stream.pipe(res);
+}

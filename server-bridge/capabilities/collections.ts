@@ -1,0 +1,160 @@
+/**
+ * Implementations of the `collections` namespace: documents chunked into SQLite rows, searched with
+ * FTS5 (bm25 ranking, snippets). Per user: every statement is scoped by the collection's owner.
+ */
+import {
+  createCollection,
+  deleteCollection,
+  indexDocuments,
+  listCollections,
+  queryCollection,
+} from "../../shared/capabilities/specs/collections.specs.ts";
+import { newId } from "../../shared/gate/approvals.ts";
+import { chunkText } from "../collections/chunk.ts";
+import { implement, type ServerRun } from "./define.ts";
+import { failed } from "./errors.ts";
+
+/** Text one index_documents call may add, in characters. */
+const MAX_TEXT_PER_CALL = 10_000_000;
+
+interface CollectionRow {
+  id: string;
+  name: string;
+  description: string;
+  created_at: number;
+}
+
+function find(run: ServerRun, ref: string): CollectionRow {
+  const row = run.services.store.db
+    .prepare(
+      `SELECT id, name, description, created_at FROM collections WHERE user_id = ? AND (id = ? OR name = ?)
+       ORDER BY id = ? DESC LIMIT 1`,
+    )
+    .get(run.context.user_id, ref, ref, ref) as CollectionRow | undefined;
+  if (!row) {
+    throw failed(`There is no collection "${ref}". Call collections.list() for names, or collections.create(name).`);
+  }
+  return row;
+}
+
+/** Every word quoted, so user text can never be read as FTS5 query syntax. */
+function ftsQuery(text: string): string {
+  const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return words.map((w) => `"${w}"`).join(" OR ");
+}
+
+/** SQLite has no boolean: JSON true/false read back from metadata as 1/0. */
+const sqlValue = (value: string | number | boolean | null) => (typeof value === "boolean" ? Number(value) : value);
+
+export default [
+  implement(listCollections, async (run) => {
+    const rows = run.services.store.db
+      .prepare(
+        `SELECT c.id, c.name, c.description, c.created_at,
+                count(DISTINCT k.document_id) AS documents, count(k.id) AS chunks
+         FROM collections c LEFT JOIN collection_chunks k ON k.collection_id = c.id
+         WHERE c.user_id = ? GROUP BY c.id ORDER BY c.name`,
+      )
+      .all(run.context.user_id) as (CollectionRow & { documents: number; chunks: number })[];
+    return {
+      collections: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
+    };
+  }),
+
+  implement(createCollection, async (run, args) => {
+    const { store } = run.services;
+    return store.tx(() => {
+      const exists = store.db
+        .prepare("SELECT 1 FROM collections WHERE user_id = ? AND name = ?")
+        .get(run.context.user_id, args.name);
+      if (exists) {
+        throw failed(`A collection named "${args.name}" exists already: index into it, or delete it first.`);
+      }
+      const id = newId("col");
+      const at = Date.now();
+      store.db
+        .prepare("INSERT INTO collections (id, user_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)")
+        .run(id, run.context.user_id, args.name, args.description, at);
+      return { id, name: args.name, description: args.description, created_at: new Date(at).toISOString() };
+    });
+  }),
+
+  implement(indexDocuments, async (run, args) => {
+    const total = args.documents.reduce((sum, d) => sum + d.text.length, 0);
+    if (total > MAX_TEXT_PER_CALL) {
+      throw failed(
+        `These documents hold ${total} characters; one call may index at most ${MAX_TEXT_PER_CALL}. Index them in several calls.`,
+      );
+    }
+    const { store } = run.services;
+    return store.tx(() => {
+      const collection = find(run, args.collection);
+      const drop = store.db.prepare("DELETE FROM collection_chunks WHERE collection_id = ? AND document_id = ?");
+      const insert = store.db.prepare(
+        `INSERT INTO collection_chunks (collection_id, document_id, chunk_index, text, metadata, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      );
+      const at = Date.now();
+      const documents = args.documents.map((doc) => {
+        const id = doc.id ?? newId("doc");
+        drop.run(collection.id, id);
+        const chunks = chunkText(doc.text, args.chunk_size);
+        const metadata = JSON.stringify(doc.metadata);
+        for (const [i, text] of chunks.entries()) insert.run(collection.id, id, i, text, metadata, at);
+        return { id, chunks: chunks.length };
+      });
+      return {
+        collection: collection.name,
+        documents,
+        chunks: documents.reduce((sum, d) => sum + d.chunks, 0),
+      };
+    });
+  }),
+
+  implement(queryCollection, async (run, args) => {
+    const collection = find(run, args.collection);
+    const match = ftsQuery(args.query);
+    if (!match) return { collection: collection.name, results: [] };
+    const filters = Object.entries(args.where ?? {});
+    // Keys are letters, digits and _ only (the spec's MetaKey), so the JSON path cannot be escaped.
+    const where = filters.map(() => "AND json_extract(k.metadata, '$.' || ?) IS ?").join(" ");
+    const rows = run.services.store.db
+      .prepare(
+        `SELECT k.document_id, k.chunk_index, k.text, k.metadata, bm25(collection_chunks_fts) AS rank,
+                snippet(collection_chunks_fts, 0, '[', ']', '…', 16) AS snippet
+         FROM collection_chunks_fts JOIN collection_chunks k ON k.id = collection_chunks_fts.rowid
+         WHERE collection_chunks_fts MATCH ? AND k.collection_id = ? ${where}
+         ORDER BY rank LIMIT ?`,
+      )
+      .all(match, collection.id, ...filters.flatMap(([key, value]) => [key, sqlValue(value)]), args.limit) as {
+      document_id: string;
+      chunk_index: number;
+      text: string;
+      metadata: string;
+      rank: number;
+      snippet: string;
+    }[];
+    return {
+      collection: collection.name,
+      results: rows.map((r) => ({
+        document_id: r.document_id,
+        chunk_index: r.chunk_index,
+        snippet: r.snippet,
+        text: r.text,
+        metadata: JSON.parse(r.metadata) as unknown,
+        // bm25 is lower-is-better; tiny on small corpora (its idf floors near 0), so never rounded.
+        score: Number((-r.rank).toPrecision(6)),
+      })),
+    };
+  }),
+
+  implement(deleteCollection, async (run, args) => {
+    const { store } = run.services;
+    return store.tx(() => {
+      const collection = find(run, args.collection);
+      store.db.prepare("DELETE FROM collection_chunks WHERE collection_id = ?").run(collection.id);
+      store.db.prepare("DELETE FROM collections WHERE id = ?").run(collection.id);
+      return { deleted: collection.name, id: collection.id };
+    });
+  }),
+];

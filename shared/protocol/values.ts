@@ -1,0 +1,196 @@
+/**
+ * The boundary encoding (DESIGN.md section 6): JSON plus bytes and asset references, one encoding on
+ * every wire (guest <-> worker host <-> page <-> server).
+ *
+ * - bytes travel as `{"$bytes": "<base64>"}` (a `Uint8Array` on either side),
+ * - an asset as `{"$asset": "<id>"}` (an `AssetRef` on the host),
+ * - a plain object key that starts with `$` is escaped by one more `$` (`$ref` -> `$$ref`), so data can
+ *   never be mistaken for a marker.
+ *
+ * Non-finite numbers become null (as in JSON). Anything else (functions, symbols, cycles, BigInt, host
+ * objects) is refused with a
+ * `ValueEncodingError` naming the path. Decoding is the other direction and never trusts its input: it
+ * builds null-prototype objects with `defineProperty`, so a `__proto__` key stays an own key.
+ *
+ * The guest has its own copy of this encoder in `worker/guest/values.js` (it runs inside QuickJS);
+ * both obey the tests in tests/sandbox/values.test.ts.
+ */
+
+export const BYTES_KEY = "$bytes";
+export const ASSET_KEY = "$asset";
+
+/** Bounds the walk so a hostile value (deep nesting) cannot exhaust the host's stack. */
+export const MAX_DEPTH = 256;
+
+/** A reference to a stored asset, by id. Frozen; compared by id. */
+export class AssetRef {
+  readonly id: string;
+  constructor(id: string) {
+    this.id = id;
+    Object.freeze(this);
+  }
+}
+
+/** A value refused by the encoding; `path` says where (`args[0].cb`). */
+export class ValueEncodingError extends Error {
+  readonly path: string;
+  constructor(path: string, what: string) {
+    super(`${path} is ${what}, which cannot cross the sandbox boundary (only JSON, Uint8Array and assets can).`);
+    this.name = "ValueEncodingError";
+    this.path = path;
+  }
+}
+
+export function isValueEncodingError(err: unknown): err is ValueEncodingError {
+  return err instanceof ValueEncodingError;
+}
+
+/** Host value -> wire (JSON-safe). Throws `ValueEncodingError` for anything outside the encoding. */
+export function toWire(value: unknown, path = "value"): unknown {
+  return encode(value, path, new Set(), 0);
+}
+
+function encode(value: unknown, path: string, seen: Set<object>, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      // JSON semantics: NaN and the infinities become null rather than failing a whole result.
+      return Number.isFinite(value) ? value : null;
+    case "undefined":
+      return null;
+    case "bigint":
+      throw new ValueEncodingError(path, "a BigInt");
+    case "symbol":
+      throw new ValueEncodingError(path, "a Symbol");
+    case "function":
+      throw new ValueEncodingError(path, "a function");
+    case "object":
+      break;
+  }
+  if (value === null) return null;
+  const obj = value as object;
+  if (depth > MAX_DEPTH) throw new ValueEncodingError(path, `nested deeper than ${MAX_DEPTH} levels`);
+  if (obj instanceof Uint8Array) return { [BYTES_KEY]: bytesToBase64(obj) };
+  if (obj instanceof AssetRef) return { [ASSET_KEY]: obj.id };
+  if (seen.has(obj)) throw new ValueEncodingError(path, "a cycle (it contains itself)");
+  seen.add(obj);
+  try {
+    if (Array.isArray(obj)) return obj.map((item, i) => encode(item, `${path}[${i}]`, seen, depth + 1));
+    const proto = Object.getPrototypeOf(obj);
+    if (proto !== null && proto !== Object.prototype) {
+      throw new ValueEncodingError(path, `a ${obj.constructor?.name ?? "non-plain"} object`);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(obj)) {
+      if (item === undefined) continue;
+      define(out, escapeKey(key), encode(item, `${path}.${key}`, seen, depth + 1));
+    }
+    return out;
+  } finally {
+    seen.delete(obj);
+  }
+}
+
+/**
+ * Wire -> host value: null-prototype plain objects, `Uint8Array` for bytes, `AssetRef` for assets.
+ * Throws `ValueEncodingError` on a malformed marker (an unescaped `$` key that is not a marker).
+ */
+export function fromWire(wire: unknown, path = "value"): unknown {
+  return decode(wire, path, 0);
+}
+
+function decode(wire: unknown, path: string, depth: number): unknown {
+  if (wire === null || typeof wire !== "object") {
+    if (typeof wire === "number" && !Number.isFinite(wire)) return null;
+    if (typeof wire === "function" || typeof wire === "symbol" || typeof wire === "bigint") {
+      throw new ValueEncodingError(path, `a ${typeof wire}`);
+    }
+    return wire === undefined ? null : wire;
+  }
+  if (depth > MAX_DEPTH) throw new ValueEncodingError(path, `nested deeper than ${MAX_DEPTH} levels`);
+  if (Array.isArray(wire)) return wire.map((item, i) => decode(item, `${path}[${i}]`, depth + 1));
+  const keys = Object.keys(wire);
+  const record = wire as Record<string, unknown>;
+  if (keys.length === 1 && keys[0] === BYTES_KEY) {
+    const b64 = record[BYTES_KEY];
+    if (typeof b64 !== "string") throw new ValueEncodingError(path, "a $bytes marker without base64 text");
+    return base64ToBytes(b64, path);
+  }
+  if (keys.length === 1 && keys[0] === ASSET_KEY) {
+    const id = record[ASSET_KEY];
+    if (typeof id !== "string" || id === "") throw new ValueEncodingError(path, "an $asset marker without an id");
+    return new AssetRef(id);
+  }
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of keys) {
+    if (key.startsWith("$") && !key.startsWith("$$")) {
+      throw new ValueEncodingError(`${path}.${key}`, "an unescaped $-key (escape data keys as $$key)");
+    }
+    const plain = unescapeKey(key);
+    define(out, plain, decode(record[key], `${path}.${plain}`, depth + 1));
+  }
+  return out;
+}
+
+export function escapeKey(key: string): string {
+  return key.startsWith("$") ? `$${key}` : key;
+}
+
+export function unescapeKey(key: string): string {
+  return key.startsWith("$$") ? key.slice(1) : key;
+}
+
+/** An own, enumerable data property even for `__proto__`. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const LOOKUP = new Int16Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
+
+/** Plain-JS base64 so the same code runs in a worker, a page and Node without Buffer or btoa. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  let chunk = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const a = bytes[i] as number;
+    const b = bytes[i + 1];
+    const c = bytes[i + 2];
+    const n = (a << 16) | ((b ?? 0) << 8) | (c ?? 0);
+    chunk +=
+      ALPHABET.charAt((n >> 18) & 63) +
+      ALPHABET.charAt((n >> 12) & 63) +
+      (b === undefined ? "=" : ALPHABET.charAt((n >> 6) & 63)) +
+      (c === undefined ? "=" : ALPHABET.charAt(n & 63));
+    if (chunk.length >= 8192) {
+      parts.push(chunk);
+      chunk = "";
+    }
+  }
+  parts.push(chunk);
+  return parts.join("");
+}
+
+export function base64ToBytes(text: string, path = "value"): Uint8Array {
+  const clean = text.replace(/=+$/, "");
+  if (clean.length % 4 === 1) throw new ValueEncodingError(path, "malformed base64");
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const code = clean.charCodeAt(i);
+    const v = code < 128 ? (LOOKUP[code] as number) : -1;
+    if (v < 0) throw new ValueEncodingError(path, "malformed base64");
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,152 @@
+/**
+ * The messages that cross the worker <-> host boundary (the page in a browser, the server's
+ * `worker_threads` host in Node), as zod schemas. Each side parses what it receives: data from the
+ * other side is `unknown` until it passes one of these.
+ *
+ * The worker exposes `run`, `cancel` and `settle`; the host exposes `calls`. Guest calls issued in the
+ * same tick leave the worker as one `CallBatch`; their results come back one `CallSettlement` at a
+ * time as each completes, so a call waiting on an approval holds back no other.
+ */
+import { z } from "zod";
+import { ErrorCode, FailurePayload } from "./errors.ts";
+
+const Id = z.string().min(1).max(200);
+
+/** What the worker needs to know about a library pack: names only, never code. */
+export const PackInfo = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/),
+  description: z.string().max(2000),
+  exports: z
+    .array(
+      z.object({
+        name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+        description: z.string().max(2000),
+        signature: z.string().max(500).optional(),
+      }),
+    )
+    .max(200),
+});
+export type PackInfo = z.infer<typeof PackInfo>;
+
+/** Per-action limits a host may override; the worker fills the rest from its defaults. */
+export const LimitOverrides = z
+  .object({
+    timeout_ms: z.number().int().min(1).max(600_000),
+    memory_bytes: z
+      .number()
+      .int()
+      .min(1 << 20),
+    stack_bytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(1 << 20),
+    max_calls: z.number().int().min(0).max(100_000),
+    max_result_chars: z.number().int().min(16),
+    max_log_chars: z.number().int().min(0),
+    max_observation_chars: z.number().int().min(256),
+    approval_credit_ms: z.number().int().min(0),
+  })
+  .partial();
+export type LimitOverrides = z.infer<typeof LimitOverrides>;
+
+export const RunRequest = z.object({
+  type: z.literal("run"),
+  run_id: Id,
+  action: z.string().max(1_000_000),
+  /** Capability namespaces mounted for this session (`workflows`, not the full specifier). */
+  mounted: z.array(z.string()).max(100),
+  /** Library packs this session may import. */
+  packs: z.array(PackInfo).max(50).default([]),
+  limits: LimitOverrides.default({}),
+});
+export type RunRequest = z.input<typeof RunRequest>;
+
+export const ObservationError = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+
+export const CallRecord = z.object({
+  capability: z.string(),
+  ok: z.boolean(),
+  ms: z.number(),
+  /** Time the call spent waiting for an approval (credited to the action's deadline). */
+  waited_ms: z.number().optional(),
+});
+
+/** What an action returns to the agent (DESIGN.md section 6). */
+export const Observation = z.object({
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: ObservationError.optional(),
+  logs: z.array(z.string()),
+  calls: z.array(CallRecord),
+  duration_ms: z.number(),
+  /** Present when the observation was cut to its size limit; a marker is visible where it was cut. */
+  truncated: z.boolean().optional(),
+});
+export type Observation = z.infer<typeof Observation>;
+
+export const RunResponse = z.object({
+  type: z.literal("run_result"),
+  run_id: Id,
+  observation: Observation,
+  /** Where the time went: runtime + context + helpers set up, and the whole run. */
+  timings: z.object({ setup_ms: z.number(), total_ms: z.number() }),
+});
+export type RunResponse = z.infer<typeof RunResponse>;
+
+export const CancelRequest = z.object({ type: z.literal("cancel"), run_id: Id });
+export type CancelRequest = z.infer<typeof CancelRequest>;
+
+/** One guest call: `args` is the call's argument list in the boundary encoding (values.ts). */
+export const WireCall = z.object({
+  call_id: Id,
+  module: z.string().max(300),
+  export: z.string().max(200),
+  args: z.array(z.unknown()).max(64),
+});
+export type WireCall = z.infer<typeof WireCall>;
+
+export const CallBatch = z.object({
+  type: z.literal("calls"),
+  run_id: Id,
+  calls: z.array(WireCall).min(1).max(1000),
+});
+export type CallBatch = z.infer<typeof CallBatch>;
+
+export const WireCallResult = z.discriminatedUnion("ok", [
+  z.object({ call_id: Id, ok: z.literal(true), value: z.unknown(), waited_ms: z.number().min(0).optional() }),
+  z.object({ call_id: Id, ok: z.literal(false), error: FailurePayload, waited_ms: z.number().min(0).optional() }),
+]);
+export type WireCallResult = z.infer<typeof WireCallResult>;
+
+export const CallSettlement = z.object({
+  type: z.literal("settle"),
+  run_id: Id,
+  results: z.array(WireCallResult).min(1).max(1000),
+});
+export type CallSettlement = z.infer<typeof CallSettlement>;
+
+/** The worker's surface, as the host sees it (the adapter allows exactly these names). */
+export interface WorkerApi {
+  run(request: RunRequest): Promise<RunResponse>;
+  cancel(request: CancelRequest): Promise<void>;
+  settle(settlement: CallSettlement): Promise<void>;
+}
+export const WORKER_API_NAMES = ["run", "cancel", "settle"] as const satisfies readonly (keyof WorkerApi)[];
+
+/** The host's surface, as the worker sees it. */
+export interface HostApi {
+  calls(batch: CallBatch): Promise<void>;
+}
+export const HOST_API_NAMES = ["calls"] as const satisfies readonly (keyof HostApi)[];
+
+/**
+ * Slice watch (shared memory the worker writes and the host's watchdog reads): index 0 holds the
+ * epoch-ms deadline of the synchronous VM slice now running, 0 when none is.
+ */
+export const SLICE_WATCH_SLOTS = 1;

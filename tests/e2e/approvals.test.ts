@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { dialog, finished, runAction } from "./panel.ts";
+
+const CREATE = (name: string) => `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const w = await workflows.create({ name: ${JSON.stringify(name)}, _message: "I need a workflow" });
+export default w.name;`;
+
+const count = (app: Awaited<ReturnType<typeof openApp>>) =>
+  (app.server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get() as { n: number }).n;
+
+describe("approvals in the agent panel", () => {
+  it("asks in default mode: allow once, deny, allow for session (that name only), plan blocks, auto runs", async () => {
+    await using app = await openApp({ holdMs: 300 });
+    const { page } = app;
+
+    await runAction(page, CREATE("first"));
+    const ask = dialog(page);
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain("create_workflow");
+    expect(await ask.textContent()).toContain("write");
+    expect(await ask.getByText("The agent's own words:").isVisible()).toBe(true);
+    // Held past the server's hold time (300 ms): the page re-sends and the call still completes.
+    await page.waitForTimeout(900);
+    await ask.getByRole("button", { name: "Allow once" }).click();
+    expect(await finished(page)).toContain('"first"');
+    expect(count(app)).toBe(1);
+
+    await runAction(page, CREATE("second"));
+    await dialog(page).getByRole("button", { name: "Deny" }).click();
+    expect(await finished(page)).toContain("permission_denied");
+    expect(count(app)).toBe(1);
+
+    await runAction(page, CREATE("third"));
+    await dialog(page).getByRole("button", { name: "Allow for session" }).click();
+    expect(await finished(page)).toContain('"third"');
+    await page.getByRole("region", { name: "Allowed for this session" }).getByText("create_workflow").waitFor();
+
+    // The next create runs without a dialog; a delete (another write) still asks.
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const w = await workflows.create("fourth");
+await workflows.delete(w.id);
+export default "done";`,
+    );
+    await dialog(page).waitFor();
+    expect(await dialog(page).textContent()).toContain("delete_workflow");
+    expect(count(app)).toBe(3);
+    await dialog(page).getByRole("button", { name: "Allow once" }).click();
+    expect(await finished(page)).toContain('"done"');
+
+    await page.getByLabel("Mode").selectOption("plan");
+    await runAction(page, CREATE("planned"));
+    expect(await finished(page)).toContain("blocked_in_plan_mode");
+
+    await page.getByLabel("Mode").selectOption("auto");
+    await runAction(page, CREATE("automatic"));
+    expect(await finished(page)).toContain('"automatic"');
+    expect(await dialog(page).count()).toBe(0);
+
+    // The allow-set entry can be revoked from the page.
+    await page.getByRole("button", { name: "Revoke create_workflow" }).click();
+    await expect
+      .poll(() =>
+        app.server.app.sessions.allowed(
+          app.server.app.store.db.prepare("SELECT id FROM sessions").get()
+            ? (app.server.app.store.db.prepare("SELECT id FROM sessions").get() as { id: string }).id
+            : "",
+        ),
+      )
+      .toEqual([]);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("renders hostile argument text inert, with invisible characters made visible", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    const hostile = '<img src=x onerror="window.__pwned=1"><b>bold</b>\u202Egnp.exe\u200B';
+    await runAction(page, CREATE(hostile));
+    const ask = dialog(page);
+    await ask.waitFor();
+    const text = (await ask.textContent()) ?? "";
+    expect(text).toContain("<img src=x onerror=");
+    expect(text).toContain("[U+202E]");
+    expect(text).toContain("[U+200B]");
+    expect(await ask.locator("img, b").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await ask.getByRole("button", { name: "Deny" }).click();
+    expect(await finished(page)).toContain("permission_denied");
+  });
+
+  it("queues several approvals, one dialog at a time", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+import { memory } from "@nodetool-ai/sandbox-nodetool/memory";
+const [a, b] = await Promise.allSettled([workflows.create("q1"), memory.save("remember q2")]);
+export default [a.status, b.status];`,
+    );
+    await dialog(page).waitFor();
+    expect(await dialog(page).count()).toBe(1);
+    expect(await dialog(page).textContent()).toMatch(/1 more waiting/);
+    await dialog(page).getByRole("button", { name: "Allow once" }).click();
+    await expect.poll(() => dialog(page).textContent()).not.toMatch(/more waiting/);
+    await dialog(page).getByRole("button", { name: "Allow once" }).click();
+    expect(await finished(page)).toContain('"fulfilled"');
+  });
+
+  it("shows an approval left open across a reload again, and it never runs unanswered", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(page, "export default 41 + 1;");
+    expect(await finished(page)).toContain("42");
+    await runAction(page, CREATE("across reload"));
+    await dialog(page).waitFor();
+    await page.reload();
+    await dialog(page).waitFor();
+    expect(await dialog(page).textContent()).toContain("across reload");
+    expect(count(app)).toBe(0);
+    await dialog(page).getByRole("button", { name: "Deny" }).click();
+    await expect
+      .poll(() => app.server.app.store.db.prepare("SELECT status FROM approvals").all())
+      .toEqual([{ status: "deny" }]);
+    expect(count(app)).toBe(0);
+    // History survived the reload.
+    expect(await page.getByRole("region", { name: "History" }).getByRole("button").first().textContent()).toContain(
+      "41 + 1",
+    );
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * Hostile guests, through the real worker thread (watchdog, termination, replacement). Each case
+ * asserts the contained outcome and that the host then serves the next action.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultLibrary } from "../../server-bridge/packs/index.ts";
+import { NodeSandboxHost } from "../../server-bridge/sandbox/host.ts";
+import type { CallRouter, GuestCall } from "../../server-bridge/sandbox/router.ts";
+import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
+import type { InvokeResult } from "../../shared/capabilities/types.ts";
+import { headlessGate } from "../../shared/gate/headless.ts";
+import type { LimitOverrides } from "../../shared/protocol/worker.ts";
+import { memoryRouter, memoryRun } from "../sandbox/harness.ts";
+
+const WF = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";`;
+let host: NodeSandboxHost;
+const { run } = memoryRun({ gate: headlessGate("auto") });
+const normal = memoryRouter(run);
+
+beforeAll(async () => {
+  host = await NodeSandboxHost.start({ graceMs: 300 });
+});
+afterAll(async () => {
+  await host.dispose();
+});
+
+async function act(action: string, options: { router?: CallRouter; limits?: LimitOverrides } = {}) {
+  const { observation } = await host.runAction({
+    action,
+    mounted: MODULE_NAMES,
+    packs: defaultLibrary().packInfo(),
+    router: options.router ?? normal,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  return observation;
+}
+
+async function expectServesNext(): Promise<void> {
+  const next = await act(`${WF} const w = await workflows.list(); export default 6 * 7;`);
+  expect(next).toMatchObject({ ok: true, result: 42 });
+}
+
+const SHORT = { timeout_ms: 300 };
+
+describe("time", () => {
+  it("while(1){} times out", async () => {
+    expect((await act(`while (1) {}`, { limits: SHORT })).error?.code).toBe("timeout");
+    await expectServesNext();
+  });
+
+  it("a loop inside .then times out", async () => {
+    const o = await act(`Promise.resolve().then(() => { for (;;) {} }); export default await new Promise(() => {});`, {
+      limits: SHORT,
+    });
+    expect(o.error?.code).toBe("timeout");
+    await expectServesNext();
+  });
+
+  it("a native operation with no interrupt check is stopped by the watchdog, and the worker replaced", async () => {
+    const restarts = host.restarts;
+    const o = await act(`export default Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);`, { limits: SHORT });
+    expect(o.error?.code).toBe("timeout");
+    expect(host.restarts).toBe(restarts + 1);
+    await expectServesNext();
+  });
+
+  it("a promise-job flood times out", async () => {
+    const o = await act(
+      `function f() { Promise.resolve().then(f); } f(); export default await new Promise(() => {});`,
+      { limits: SHORT },
+    );
+    expect(o.error?.code).toBe("timeout");
+    await expectServesNext();
+  });
+});
+
+describe("memory and stack", () => {
+  it("unbounded recursion hits the stack limit", async () => {
+    const o = await act(`function f() { return f() + 1; } export default f();`);
+    expect(o.error?.code).toBe("memory_limit");
+    await expectServesNext();
+  });
+
+  it("cumulative allocation hits the memory limit", async () => {
+    const o = await act(`const a = []; for (;;) a.push(new Array(100000).fill(1));`);
+    expect(o.error?.code).toBe("memory_limit");
+    await expectServesNext();
+  });
+
+  it("a single huge allocation hits the memory limit", async () => {
+    const o = await act(`export default new Uint8Array(1024 * 1024 * 1024).length;`);
+    expect(o.error?.code).toBe("memory_limit");
+    await expectServesNext();
+  });
+});
+
+describe("calls at the edges of a run", () => {
+  it("a call after the deadline never reaches the host; the one in flight is aborted", async () => {
+    const seen: GuestCall[] = [];
+    const signals: AbortSignal[] = [];
+    const slow: CallRouter = (calls, signal) => {
+      seen.push(...calls);
+      signals.push(signal);
+      return calls.map(
+        () => new Promise<InvokeResult>((resolve) => setTimeout(() => resolve({ ok: true, value: 1 }), 600)),
+      );
+    };
+    const o = await act(`${WF} await workflows.list(); await workflows.list(); export default 1;`, {
+      router: slow,
+      limits: { timeout_ms: 200, approval_credit_ms: 0 },
+    });
+    expect(o.error?.code).toBe("timeout");
+    expect(seen).toHaveLength(1);
+    expect(signals[0]?.aborted).toBe(true);
+    await expectServesNext();
+  });
+
+  it("calls issued after the result settled are never sent", async () => {
+    const seen: GuestCall[] = [];
+    const spy: CallRouter = (calls, signal) => {
+      seen.push(...calls);
+      return normal(calls, signal);
+    };
+    const o = await act(
+      `${WF} (async () => { for (let i = 0; i < 50; i++) await null; await workflows.create("late"); })(); export default "done";`,
+      { router: spy },
+    );
+    expect(o).toMatchObject({ ok: true, result: "done" });
+    expect(seen).toHaveLength(0);
+    await expectServesNext();
+  });
+});
+
+describe("reaching outside the guest", () => {
+  it("the Function constructor reaches only the guest's own global", async () => {
+    const o = await act(`const g = (() => {}).constructor("return this")();
+      export default { same: g === globalThis, process: typeof g.process, require: typeof g.require,
+        host: typeof g.__nodetool_host, fetch: typeof g.fetch, worker: typeof g.postMessage };`);
+    expect(o.result).toEqual({
+      same: true,
+      process: "undefined",
+      require: "undefined",
+      host: "undefined",
+      fetch: "undefined",
+      worker: "undefined",
+    });
+    await expectServesNext();
+  });
+
+  it("the guest's global names are exactly the expected set", async () => {
+    const o = await act(`export default Object.getOwnPropertyNames(globalThis).sort();`);
+    expect(o.result).toMatchSnapshot();
+  });
+
+  it("the private bridge cannot be imported, statically or dynamically", async () => {
+    const stat = await act(`import { call } from "nodetool:bridge"; export default 1;`);
+    expect(stat.error?.code).toBe("import_refused");
+    const dyn = await act(`const name = "nodetool:" + "bridge"; export default await import(name);`);
+    expect(dyn.error?.code).toBe("import_refused");
+    await expectServesNext();
+  });
+});
+
+describe("values across the boundary", () => {
+  it("returned JSON with __proto__ pollutes nothing in the guest", async () => {
+    const evil: CallRouter = (calls) =>
+      calls.map(async () => ({ ok: true as const, value: JSON.parse('{"__proto__": {"polluted": 1}, "a": 1}') }));
+    const o = await act(
+      `${WF} const v = await workflows.list();
+      export default { own: Object.keys(v), polluted: ({}).polluted === undefined, proto: Object.getPrototypeOf(v) === Object.prototype };`,
+      { router: evil },
+    );
+    expect(o.result).toEqual({ own: ["__proto__", "a"], polluted: true, proto: true });
+    await expectServesNext();
+  });
+
+  it("args with __proto__ reach the host as null-prototype data and pollute nothing", async () => {
+    let received: unknown;
+    const spy: CallRouter = (calls) =>
+      calls.map(async (call) => {
+        received = call.args[0];
+        return { ok: true as const, value: null };
+      });
+    await act(
+      `${WF} await workflows.list(JSON.parse('{"__proto__": {"admin": true}, "limit": 1}')); export default 1;`,
+      { router: spy },
+    );
+    expect(Object.getPrototypeOf(received)).toBeNull();
+    expect(Object.keys(received as object)).toEqual(["__proto__", "limit"]);
+    expect(({} as { admin?: boolean }).admin).toBeUndefined();
+    await expectServesNext();
+  });
+
+  it.each([
+    [
+      "an Error with a cause",
+      () => Promise.reject(new Error("secret /srv/db.sqlite", { cause: new Error("password=hunter2") })),
+    ],
+    ["an AggregateError", () => Promise.reject(new AggregateError([new Error("secret-a")], "secret-b"))],
+    ["null", () => Promise.reject(null)],
+    ["a string", () => Promise.reject("secret string")],
+    [
+      "a throw",
+      () => {
+        throw new Error("secret sync");
+      },
+    ],
+  ])("a host rejection with %s leaks nothing to the guest", async (_label, reject) => {
+    const failing: CallRouter = (calls) => calls.map(() => (reject as () => Promise<InvokeResult>)());
+    const o = await act(
+      `${WF} try { await workflows.list(); } catch (e) {
+        v = { code: e.code, text: JSON.stringify({ m: e.message, s: String(e.stack), c: String(e.cause), k: Object.keys(e) }) }; }
+      var v; export default v;`,
+      { router: failing },
+    );
+    const result = o.result as { code: string; text: string };
+    expect(result.code).toBe("capability_failed");
+    expect(result.text).not.toMatch(/secret|hunter2|srv|password/);
+    await expectServesNext();
+  });
+
+  it.each([
+    ["huge", `"x".repeat(2 * 1024 * 1024)`, "result_too_large"],
+    ["cyclic", `(() => { const a = {}; a.self = a; return a; })()`, "capability_failed"],
+    ["BigInt", `10n`, "capability_failed"],
+    ["Symbol", `Symbol("s")`, "capability_failed"],
+    ["function", `() => 1`, "capability_failed"],
+    ["throwing getter", `({ get x() { throw new Error("boom"); } })`, "capability_failed"],
+    ["toJSON loop", `(() => { const o = { toJSON() { return o; } }; return o; })()`, "capability_failed"],
+    ["toJSON chain", `(() => { const mk = () => ({ toJSON: mk }); return mk(); })()`, "capability_failed"],
+  ])("a %s result is refused with a typed error", async (_label, expr, code) => {
+    const o = await act(`export default ${expr};`);
+    expect(o.ok).toBe(false);
+    expect(o.error?.code).toBe(code);
+    if (code === "capability_failed") expect(o.error?.message).toMatch(/^The result cannot be returned: result/);
+    await expectServesNext();
+  });
+});

@@ -1,0 +1,213 @@
+/** The sandbox host in-process (real QuickJS, no thread): the action contract, helpers and limits. */
+import { afterAll, describe, expect, it } from "vitest";
+import type { CallRouter, GuestCall } from "../../server-bridge/sandbox/router.ts";
+import type { InvokeResult } from "../../shared/capabilities/types.ts";
+import { headlessGate } from "../../shared/gate/headless.ts";
+import { inProcessSandbox, memoryRouter, memoryRun } from "./harness.ts";
+
+const WF = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";`;
+const { run } = memoryRun({ gate: headlessGate("auto") });
+const batches: GuestCall[][] = [];
+const base = memoryRouter(run);
+const recording: CallRouter = (calls, signal) => {
+  batches.push([...calls]);
+  return base(calls, signal);
+};
+const sandbox = inProcessSandbox(recording);
+afterAll(() => sandbox[Symbol.dispose]());
+
+describe("the action contract", () => {
+  it("returns export default, with top-level await", async () => {
+    const { observation } = await sandbox.run(`await null; export default { n: 1 + 1 };`);
+    expect(observation).toMatchObject({ ok: true, result: { n: 2 }, logs: [], calls: [] });
+    expect(typeof observation.duration_ms).toBe("number");
+  });
+
+  it("accepts the non-module form with a top-level return, imports included", async () => {
+    const { observation } = await sandbox.run(`${WF}\nconst made = await workflows.create("r");\nreturn made.name;`);
+    expect(observation).toMatchObject({ ok: true, result: "r" });
+  });
+
+  it("answers null when nothing is exported", async () => {
+    const { observation } = await sandbox.run(`console.log("hi")`);
+    expect(observation).toMatchObject({ ok: true, result: null, logs: ["hi"] });
+  });
+
+  it("captures console output with levels", async () => {
+    const { observation } = await sandbox.run(
+      `console.log("a", {b: 1}); console.warn("w"); console.error(new TypeError("e"));`,
+    );
+    expect(observation.logs).toEqual(['a {"b":1}', "[warn] w", "[error] TypeError: e"]);
+  });
+
+  it("reports a thrown error with its line and column", async () => {
+    const { observation } = await sandbox.run(`const a = 1;\nnull.x;`);
+    expect(observation.ok).toBe(false);
+    expect(observation.error).toMatchObject({ code: "capability_failed", line: 2 });
+    expect(observation.error?.message).toMatch(/^The action threw TypeError/);
+  });
+
+  it("reports a syntax error with its position, before running anything", async () => {
+    const { observation } = await sandbox.run(`const a = ;`);
+    expect(observation.error).toMatchObject({ line: 1, column: 11 });
+    expect(observation.error?.message).toMatch(/SyntaxError/);
+  });
+
+  it("ends a deadlock at once with a clear error", async () => {
+    const { observation } = await sandbox.run(`await new Promise(() => {}); export default 1;`, {
+      limits: { timeout_ms: 60_000 },
+    });
+    expect(observation.ok).toBe(false);
+    expect(observation.error?.message).toMatch(/^Deadlock/);
+    expect(observation.duration_ms).toBeLessThan(60_000);
+  });
+});
+
+describe("capability calls from the guest", () => {
+  it("throws a CapabilityError with code, capability and issues", async () => {
+    const { observation } = await sandbox.run(`${WF}
+      try { await workflows.create({ name: 42 }); } catch (e) {
+        export_ = { isCE: e instanceof CapabilityError, name: e.name, code: e.code, capability: e.capability, issues: e.issues, hasStack: /\\/work\\//.test(String(e.stack)) };
+      }
+      var export_; export default export_;`);
+    expect(observation.result).toMatchObject({
+      isCE: true,
+      name: "CapabilityError",
+      code: "invalid_tool_arguments",
+      capability: "create_workflow",
+      hasStack: false,
+    });
+    expect((observation.result as { issues: string[] }).issues[0]).toMatch(/^name:/);
+  });
+
+  it("coalesces the calls issued in one tick into one batch", async () => {
+    batches.length = 0;
+    const { observation } = await sandbox.run(`${WF}
+      export default (await Promise.all([workflows.create("a"), workflows.create("b"), workflows.list()])).length;`);
+    expect(observation.result).toBe(3);
+    expect(batches.length).toBe(1);
+    expect(batches[0]?.map((c) => c.export)).toEqual(["create_workflow", "create_workflow", "list_workflows"]);
+  });
+
+  it("offers the same calls through the nodetool global, for mounted namespaces only", async () => {
+    batches.length = 0;
+    const { observation } = await sandbox.run(
+      `const made = await nodetool.workflows.create("via shim");
+       export default { name: made.name, keys: Object.keys(nodetool), memory: typeof nodetool.memory,
+         methods: Object.keys(nodetool.workflows).slice(0, 3), fn: nodetool.workflows.list.name };`,
+      { mounted: ["workflows"] },
+    );
+    expect(observation.result).toEqual({
+      name: "via shim",
+      keys: ["workflows"],
+      memory: "undefined",
+      methods: ["list", "get", "create"],
+      fn: "list_workflows",
+    });
+    expect(batches[0]?.[0]).toMatchObject({
+      module: "@nodetool-ai/sandbox-nodetool/workflows",
+      export: "create_workflow",
+    });
+  });
+
+  it("caps the calls one action may make", async () => {
+    const { observation } = await sandbox.run(
+      `${WF} const out = []; for (let i = 0; i < 4; i++) { try { await workflows.list(); out.push("ok"); } catch (e) { out.push(e.code); } } export default out;`,
+      { limits: { max_calls: 2 } },
+    );
+    expect(observation.result).toEqual(["ok", "ok", "invalid_call", "invalid_call"]);
+  });
+
+  it("passes bytes both ways as Uint8Array (zip pack round trip)", async () => {
+    const { observation } = await sandbox.run(`
+      import { zip, unzip } from "@nodetool-ai/sandbox-packs/zip";
+      const archive = await zip({ "a.txt": "hello", "b.bin": new Uint8Array([0, 255, 7]) });
+      const files = await unzip(archive);
+      export default { isBytes: archive instanceof Uint8Array, a: Array.from(files["a.txt"]), b: Array.from(files["b.bin"]) };`);
+    expect(observation.result).toEqual({ isBytes: true, a: [...new TextEncoder().encode("hello")], b: [0, 255, 7] });
+  });
+
+  it("refuses a function argument before it leaves the guest", async () => {
+    const { observation } = await sandbox.run(`${WF}
+      try { await workflows.list({ limit: () => 1 }); } catch (e) { v = [e.code, e.message]; } var v; export default v;`);
+    expect(observation.result).toEqual(["invalid_call", expect.stringMatching(/args\[0\]\.limit is a function/)]);
+  });
+});
+
+describe("guest helpers", () => {
+  it("batch settles every item in order, never throws, and clamps concurrency", async () => {
+    const { observation } = await sandbox.run(`
+      let active = 0, peak = 0;
+      const out = await batch([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], async (n) => {
+        active++; peak = Math.max(peak, active); await null; await null; active--;
+        if (n === 3) throw new CapabilityError({ code: "permission_denied", message: "no" });
+        return n * 2;
+      }, { concurrency: 100 });
+      const stopped = await batch([1, 2, 3], async (n) => { if (n === 1) throw new Error("x"); return n; }, { concurrency: 1, stopOnError: true });
+      export default { peak, out: out.map((r) => r.ok ? r.value : r.error.code), stopped: stopped.map((r) => r.ok || r.error.code), bad: await batch(null, () => 1) };`);
+    expect(observation.result).toEqual({
+      peak: 8,
+      out: [2, 4, "permission_denied", 8, 10, 12, 14, 16, 18, 20],
+      stopped: ["capability_failed", "cancelled", "cancelled"],
+      bad: [],
+    });
+  });
+
+  it("capabilities() lists mounted namespaces and searchTools() finds by words", async () => {
+    const { observation } = await sandbox.run(
+      `export default { caps: capabilities().map((c) => c.namespace), found: searchTools("create workflow", 2) };`,
+      { mounted: ["workflows", "memory"] },
+    );
+    const result = observation.result as { caps: string[]; found: { name: string; signature: string }[] };
+    expect(result.caps).toEqual(["workflows", "memory", "csv", "zip"]);
+    expect(result.found[0]?.name).toBe("create_workflow");
+    expect(result.found[0]?.signature).toMatch(/^workflows\.create\(\{ name: string/);
+  });
+});
+
+describe("limits inside the VM", () => {
+  it("refuses a result over the size limit, measured in the VM", async () => {
+    const { observation } = await sandbox.run(`export default "x".repeat(5000);`, {
+      limits: { max_result_chars: 1000 },
+    });
+    expect(observation.error?.code).toBe("result_too_large");
+  });
+
+  it("truncates an observation over its limit with a visible marker, as valid JSON", async () => {
+    const { observation } = await sandbox.run(`export default "y".repeat(5000);`, {
+      limits: { max_observation_chars: 1000 },
+    });
+    expect(observation.truncated).toBe(true);
+    expect(JSON.stringify(observation).length).toBeLessThanOrEqual(1000);
+    expect(JSON.stringify(observation.result)).toMatch(/result truncated: 5002 characters/);
+  });
+
+  it("caps logs with a marker", async () => {
+    const { observation } = await sandbox.run(`for (let i = 0; i < 1000; i++) console.log("line " + i);`, {
+      limits: { max_log_chars: 200 },
+    });
+    expect(observation.logs.length).toBeLessThan(40);
+    expect(observation.logs.at(-1)).toMatch(/log output truncated/);
+  });
+
+  it("times out a busy loop through the interrupt handler", async () => {
+    const { observation } = await sandbox.run(`while (true) {}`, { limits: { timeout_ms: 200 } });
+    expect(observation.error?.code).toBe("timeout");
+  });
+
+  it("credits approval waits to the deadline", async () => {
+    const slow: CallRouter = (calls) =>
+      calls.map(
+        () =>
+          new Promise<InvokeResult>((resolve) =>
+            setTimeout(() => resolve({ ok: true, value: 1, waited_ms: 400 }), 400),
+          ),
+      );
+    using waiting = inProcessSandbox(slow);
+    const { observation } = await waiting.run(`${WF} export default await workflows.create("x");`, {
+      limits: { timeout_ms: 250 },
+    });
+    expect(observation).toMatchObject({ ok: true, result: 1 });
+    expect(observation.calls[0]?.waited_ms).toBe(400);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Serves the guest's `ui` calls in the page. For each call the server runs the gate first
+ * (`run.authorize`: lookup, validation, mode, the same approval prompt, allow-set and audit); only if
+ * it allows the call does the page apply it to the editor (visible at once, undoable, a draft until
+ * Save), then it reports the outcome with `run.complete`. A document call naming another workflow than
+ * the open one goes to the server's fallback on the stored workflow instead.
+ */
+import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
+import type { Authorization } from "../../shared/gate/invoke.ts";
+import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
+import { isDocumentOp } from "../../shared/graph/ops.ts";
+import { type FailurePayload, failure } from "../../shared/protocol/errors.ts";
+import { fromWire, toWire } from "../../shared/protocol/values.ts";
+import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
+import { foldArgs } from "../../shared/sandbox/coerce.ts";
+import type { Api } from "./api.ts";
+import type { EditorController } from "./editor/controller.ts";
+
+export const UI_MODULE = moduleSpecifier("ui");
+
+type Answer =
+  | { ok: true; value: unknown; waited_ms?: number }
+  | { ok: false; error: FailurePayload; waited_ms?: number };
+
+export class UiClient {
+  constructor(
+    private readonly api: Api,
+    private readonly editor: EditorController,
+    /** Where `ui_switch_tab` moves focus. */
+    private readonly focusTab: (tab: "editor" | "panel") => void,
+  ) {}
+
+  async serve(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
+    const done = (answer: Answer): WireCallResult =>
+      answer.ok
+        ? {
+            call_id: call.call_id,
+            ok: true,
+            value: toWire(answer.value, "result"),
+            ...(answer.waited_ms ? { waited_ms: answer.waited_ms } : {}),
+          }
+        : {
+            call_id: call.call_id,
+            ok: false,
+            error: answer.error,
+            ...(answer.waited_ms ? { waited_ms: answer.waited_ms } : {}),
+          };
+    const module = findModule("ui");
+    const spec =
+      module?.specs.find((s) => s.name === call.export) ?? module?.specs.find((s) => s.method === call.export);
+    if (!spec) {
+      return done({
+        ok: false,
+        error: failure("unknown_export", `Module "${UI_MODULE}" has no export "${call.export}".`),
+      });
+    }
+    const folded = foldArgs(spec, fromWire(call.args, "args") as unknown[]);
+    if (!folded.ok)
+      return done({ ok: false, error: failure("invalid_call", `${UI_MODULE} ${call.export}: ${folded.message}`) });
+    const args = { ...folded.args };
+    const open = this.editor.store.getSnapshot().workflow;
+
+    // Another workflow than the open one: the server edits the stored copy (same gate, no editor).
+    if (isDocumentOp(spec.name) && typeof args.workflow_id === "string" && args.workflow_id !== open?.id) {
+      return done(
+        await this.#resend(
+          () =>
+            this.api.run.invoke.mutate({
+              runId,
+              module: UI_MODULE,
+              export: spec.name,
+              args: [args],
+              callId: call.call_id,
+            }),
+          isCurrent,
+        ),
+      );
+    }
+
+    const authorized = await this.#resend(
+      () => this.api.run.authorize.mutate({ runId, capability: spec.name, args, callId: call.call_id }),
+      isCurrent,
+    );
+    if (!authorized.ok) return done(authorized);
+    const { args: valid } = authorized.value as Authorization;
+    const applied = await this.#apply(spec.name, valid as Record<string, unknown>);
+    await this.api.run.complete
+      .mutate({
+        runId,
+        callId: call.call_id,
+        ok: applied.ok,
+        ...(applied.ok ? {} : { error: { code: applied.error.code, message: applied.error.message } }),
+      })
+      .catch(() => {});
+    return done(authorized.waited_ms ? { ...applied, waited_ms: authorized.waited_ms } : applied);
+  }
+
+  async #apply(name: string, args: Record<string, unknown>): Promise<Answer> {
+    if (isDocumentOp(name)) {
+      if (!this.editor.store.getSnapshot().workflow) {
+        return {
+          ok: false,
+          error: failure(
+            "capability_unavailable",
+            `${name}: no workflow is open in the editor. Open one (ui.openWorkflow) or pass workflow_id.`,
+          ),
+        };
+      }
+      const result = this.editor.store.apply(name, args);
+      return result.ok
+        ? { ok: true, value: result.value }
+        : { ok: false, error: failure("capability_failed", result.message) };
+    }
+    switch (name) {
+      case "ui_open_workflow": {
+        const problem = await this.editor.open(String(args.workflow_id));
+        if (problem) return { ok: false, error: failure("capability_failed", problem) };
+        const opened = this.editor.store.getSnapshot();
+        return {
+          ok: true,
+          value: { workflow_id: opened.workflow?.id, name: opened.workflow?.name, version: opened.workflow?.version },
+        };
+      }
+      case "ui_switch_tab":
+        this.focusTab(args.tab === "panel" ? "panel" : "editor");
+        return { ok: true, value: { tab: args.tab } };
+      case "ui_search_nodes":
+        return { ok: true, value: { nodes: searchNodeTypes(String(args.query), Number(args.limit ?? 20)) } };
+      case "list_renderers":
+        return { ok: true, value: { renderers: RENDERERS } };
+      default:
+        return { ok: false, error: failure("capability_unavailable", `${name} is not served by this page.`) };
+    }
+  }
+
+  /** Sends a held call again with the same callId while the server answers `{pending: true}`. */
+  async #resend(send: () => Promise<unknown>, isCurrent: () => boolean): Promise<Answer> {
+    for (;;) {
+      let answer: unknown;
+      try {
+        answer = await send();
+      } catch (err) {
+        return {
+          ok: false,
+          error: failure(
+            "capability_failed",
+            `The server could not be reached: ${err instanceof Error ? err.message : "network error"}`,
+          ),
+        };
+      }
+      if (answer && typeof answer === "object" && "pending" in answer) {
+        if (!isCurrent()) return { ok: false, error: failure("run_ended", "The action ended while this call waited.") };
+        continue;
+      }
+      return answer as Answer;
+    }
+  }
+}

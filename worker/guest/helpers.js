@@ -1,0 +1,54 @@
+// capabilities() and searchTools(query, max?) over the catalog of what this session mounted. Plain
+// guest code, nothing dispatched; the catalog text comes from the host on first use only (most
+// actions never ask, and parsing it on every start would cost more than the rest of the setup).
+
+let loadCatalog = () => [];
+let catalog;
+
+export function setCatalogSource(fn) {
+  loadCatalog = () => JSON.parse(fn());
+}
+
+function rows() {
+  catalog ??= loadCatalog();
+  return catalog;
+}
+
+export function capabilities() {
+  const byModule = new Map();
+  for (const row of rows()) {
+    let entry = byModule.get(row.module);
+    if (!entry) {
+      entry = { module: row.module, namespace: row.namespace, methods: [] };
+      byModule.set(row.module, entry);
+    }
+    entry.methods.push({ name: row.name, method: row.method, signature: row.signature, description: row.description });
+  }
+  return [...byModule.values()];
+}
+
+export function searchTools(query, max) {
+  const limit = Math.min(50, Math.max(1, Math.floor(Number(max ?? 10)) || 10));
+  const terms = String(query ?? "")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const scored = [];
+  for (const row of rows()) {
+    const name = `${row.namespace} ${row.name} ${row.method}`.toLowerCase();
+    const text = row.description.toLowerCase();
+    let score = terms.length ? 0 : 1;
+    for (const term of terms) {
+      if (name.includes(term)) score += 3;
+      if (text.includes(term)) score += 1;
+    }
+    if (score > 0) scored.push({ score, row });
+  }
+  scored.sort((a, b) => b.score - a.score);
+  return scored.slice(0, limit).map(({ row }) => ({
+    name: row.name,
+    signature: row.signature,
+    description: row.description,
+    module: row.module,
+  }));
+}

@@ -1,0 +1,165 @@
+/**
+ * The host half of the private bridge: the one host function the guest's bridge module holds. Each
+ * call becomes a guest promise (a deferred) and an entry in the outbox; the runtime flushes the outbox
+ * after every VM slice, so the calls a guest issues in one tick leave the worker as one batch. Results
+ * come back one settlement at a time and resolve their deferreds with a JSON answer the guest bridge
+ * decodes (values stay in the boundary encoding end to end; the worker never interprets them).
+ *
+ * Refused here, without leaving the worker: calls over the per-action cap, calls once the action's
+ * deadline has passed, and calls after the action ended (the runtime is gone by then anyway).
+ */
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { PACK_PREFIX } from "../../shared/capabilities/table.ts";
+import { type FailurePayload, failure } from "../../shared/protocol/errors.ts";
+import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
+import type { ActionClock } from "./clock.ts";
+
+interface PendingCall {
+  deferred: QuickJSDeferredPromise;
+  capability: string;
+  started: number;
+}
+
+export interface CallRecordOut {
+  capability: string;
+  ok: boolean;
+  ms: number;
+  waited_ms?: number;
+}
+
+/** How a call is named in the observation: the wire name, or `csv.parse` for a pack export. */
+function label(module: string, name: string): string {
+  return module.startsWith(PACK_PREFIX) ? `${module.slice(PACK_PREFIX.length)}.${name}` : name;
+}
+
+export class CallBridge {
+  readonly records: CallRecordOut[] = [];
+  readonly #ctx: QuickJSContext;
+  readonly #clock: ActionClock;
+  readonly #maxCalls: number;
+  readonly #pending = new Map<string, PendingCall>();
+  #outbox: WireCall[] = [];
+  #issued = 0;
+  #ended = false;
+
+  constructor(options: { ctx: QuickJSContext; clock: ActionClock; maxCalls: number }) {
+    this.#ctx = options.ctx;
+    this.#clock = options.clock;
+    this.#maxCalls = options.maxCalls;
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** The guest-facing `call(module, name, argsJson)`; never throws into the guest. */
+  newHostFunction(): QuickJSHandle {
+    const ctx = this.#ctx;
+    return ctx.newFunction("call", (moduleH, nameH, argsH) => {
+      const module = ctx.typeof(moduleH) === "string" ? ctx.getString(moduleH) : "";
+      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : "";
+      const argsJson = ctx.typeof(argsH) === "string" ? ctx.getString(argsH) : "[]";
+      return this.#enqueue(module, name, argsJson);
+    });
+  }
+
+  #enqueue(module: string, name: string, argsJson: string): QuickJSHandle {
+    const refusal = this.#refusal(name);
+    if (refusal) return this.#settledNow(name, refusal);
+    let args: unknown;
+    try {
+      args = JSON.parse(argsJson);
+    } catch {
+      args = undefined;
+    }
+    if (!Array.isArray(args)) {
+      return this.#settledNow(name, failure("invalid_call", `${name}: arguments could not be encoded.`));
+    }
+    this.#issued++;
+    const callId = String(this.#issued);
+    const deferred = this.#ctx.newPromise();
+    this.#pending.set(callId, { deferred, capability: label(module, name), started: performance.now() });
+    this.#outbox.push({ call_id: callId, module, export: name, args });
+    return deferred.handle;
+  }
+
+  #refusal(name: string): FailurePayload | undefined {
+    if (this.#ended) return failure("run_ended", "This action has ended; no more capability calls can be made.");
+    if (this.#clock.expired()) {
+      return failure("timeout", `The action's time limit was reached before ${name} could be called.`);
+    }
+    if (this.#issued >= this.#maxCalls) {
+      return failure(
+        "invalid_call",
+        `This action already made ${this.#maxCalls} capability calls, the most one action may make. Split the work into several actions.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** A call refused inside the worker: a guest promise already resolved with the failure. */
+  #settledNow(name: string, error: FailurePayload): QuickJSHandle {
+    this.records.push({ capability: name, ok: false, ms: 0 });
+    const deferred = this.#ctx.newPromise();
+    const answer = this.#ctx.newString(JSON.stringify({ ok: false, error: { ...error, capability: name } }));
+    deferred.resolve(answer);
+    answer.dispose();
+    return deferred.handle;
+  }
+
+  /** Takes the calls issued since the last flush (one batch per VM slice). */
+  takeOutbox(): WireCall[] {
+    const out = this.#outbox;
+    this.#outbox = [];
+    return out;
+  }
+
+  /** Resolves the deferreds these results answer; returns how many it settled. */
+  settle(results: readonly WireCallResult[]): number {
+    let settled = 0;
+    for (const result of results) {
+      const pending = this.#pending.get(result.call_id);
+      if (!pending) continue; // answered already, or the call was abandoned
+      this.#pending.delete(result.call_id);
+      const record: CallRecordOut = {
+        capability: pending.capability,
+        ok: result.ok,
+        ms: Math.round(performance.now() - pending.started),
+      };
+      if (result.waited_ms !== undefined && result.waited_ms > 0) {
+        record.waited_ms = Math.round(this.#clock.credit(result.waited_ms));
+      }
+      this.records.push(record);
+      const answer = result.ok
+        ? { ok: true, value: result.value ?? null }
+        : { ok: false, error: { ...result.error, capability: result.error.capability ?? pending.capability } };
+      const handle = this.#ctx.newString(JSON.stringify(answer));
+      pending.deferred.resolve(handle);
+      handle.dispose();
+      settled++;
+    }
+    return settled;
+  }
+
+  /** Fails every call still pending with `failure` (deadline, cancel) without running the guest. */
+  abandon(): string[] {
+    const ids = [...this.#pending.keys()];
+    for (const [, pending] of this.#pending) {
+      this.records.push({
+        capability: pending.capability,
+        ok: false,
+        ms: Math.round(performance.now() - pending.started),
+      });
+      pending.deferred.dispose();
+    }
+    this.#pending.clear();
+    this.#outbox = [];
+    return ids;
+  }
+
+  /** No call may be issued from now on. Disposes every deferred still held. */
+  end(): void {
+    this.#ended = true;
+    this.abandon();
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * The sandbox host: one QuickJS wasm module per worker, one action at a time on it (wasm memory never
+ * shrinks, so actions never overlap), a fresh runtime and context per action. The wasm is compiled
+ * once; the module is instantiated against a bounded `WebAssembly.Memory` and rebuilt whenever a run
+ * faults at the host level (a wasm trap poisons the whole module).
+ *
+ * Shared by both entries (entry-browser.ts, entry-node.ts); it knows nothing of Comlink or threads: it
+ * takes parsed requests and settlements, and sends call batches through the function it was given.
+ */
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
+import type { CallBatch, CallSettlement, RunResponse } from "../../shared/protocol/worker.ts";
+import { RunRequest } from "../../shared/protocol/worker.ts";
+import { analyseAction } from "../../shared/sandbox/imports.ts";
+import { type ActionControl, type ActionOutcome, runAction } from "./action.ts";
+import type { SliceWatch } from "./clock.ts";
+import { fromHostFault } from "./failures.ts";
+import { DEFAULT_LIMITS, DEFAULT_WASM_MAX_BYTES, type Limits, resolveLimits } from "./limits.ts";
+import { ACTION_FAILED, buildObservation } from "./observation.ts";
+
+const PAGE = 64 * 1024;
+/** The release build's own initial memory (16 MiB); a supplied memory must start at least there. */
+const INITIAL_WASM_BYTES = 16 * 1024 * 1024;
+
+export interface SandboxHostOptions {
+  /** The sync variant to instantiate (`@jitl/quickjs-wasmfile-release-sync`). */
+  variant: QuickJSSyncVariant;
+  /** The compiled wasm, compiled once per worker (the page may hand it over already compiled). */
+  wasm: () => Promise<WebAssembly.Module>;
+  /** Hard bound of the module's wasm memory. */
+  wasmMaxBytes?: number;
+  /** Defaults for every action; a request may override them. */
+  limits?: Partial<Limits>;
+  /** Sends a batch of guest calls to the host; results come back through `settle`. */
+  sendCalls(batch: CallBatch): Promise<void>;
+  sliceWatch?: SliceWatch;
+  yieldToHost?: () => Promise<void>;
+}
+
+export interface SandboxStats {
+  /** Runtimes created and not yet disposed (0 between actions). */
+  liveRuntimes: number;
+  /** How many times the wasm module was instantiated (1 + rebuilds after faults). */
+  builds: number;
+  actions: number;
+  wasmBytes: number;
+}
+
+export class SandboxHost {
+  readonly #options: SandboxHostOptions;
+  readonly #defaults: Limits;
+  #wasm: Promise<WebAssembly.Module> | undefined;
+  #module: QuickJSWASMModule | undefined;
+  #memory: WebAssembly.Memory | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #current: { runId: string; control?: ActionControl } | undefined;
+  #stats: SandboxStats = { liveRuntimes: 0, builds: 0, actions: 0, wasmBytes: 0 };
+  #disposed = false;
+
+  constructor(options: SandboxHostOptions) {
+    this.#options = options;
+    this.#defaults = { ...DEFAULT_LIMITS, ...options.limits };
+  }
+
+  /** Compiles and instantiates ahead of the first action (cold start paid up front). */
+  async warm(): Promise<void> {
+    await this.#ensureModule();
+  }
+
+  /** Runs one action; queued behind any action already running. Never rejects for guest failures. */
+  run(request: unknown): Promise<RunResponse> {
+    const next = this.#queue.then(() => this.#run(request));
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  settle(settlement: CallSettlement): void {
+    if (this.#current?.runId === settlement.run_id) this.#current.control?.settle(settlement.results);
+  }
+
+  cancel(runId: string): void {
+    if (this.#current?.runId === runId) this.#current.control?.cancel();
+  }
+
+  stats(): SandboxStats {
+    return { ...this.#stats, wasmBytes: this.#memory?.buffer.byteLength ?? 0 };
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#module = undefined;
+    this.#memory = undefined;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  async #ensureModule(): Promise<QuickJSWASMModule> {
+    if (this.#disposed) throw new Error("the sandbox host was disposed");
+    if (this.#module) return this.#module;
+    this.#wasm ??= this.#options.wasm();
+    const compiled = await this.#wasm;
+    const maxBytes = Math.max(INITIAL_WASM_BYTES, this.#options.wasmMaxBytes ?? DEFAULT_WASM_MAX_BYTES);
+    const memory = new WebAssembly.Memory({ initial: INITIAL_WASM_BYTES / PAGE, maximum: Math.floor(maxBytes / PAGE) });
+    const variant = newVariant(this.#options.variant, { wasmModule: compiled, wasmMemory: memory });
+    this.#module = await newQuickJSWASMModuleFromVariant(variant);
+    this.#memory = memory;
+    this.#stats.builds++;
+    return this.#module;
+  }
+
+  async #run(raw: unknown): Promise<RunResponse> {
+    const started = performance.now();
+    const request = RunRequest.parse(raw);
+    const limits = resolveLimits(this.#defaults, request.limits);
+    const scope = { mounted: request.mounted, packs: request.packs };
+    const respond = (outcome: Omit<ActionOutcome, "setupMs">, setupMs: number): RunResponse => {
+      const observation = buildObservation(
+        {
+          ok: outcome.ok,
+          ...(outcome.resultText !== undefined
+            ? { result: JSON.parse(outcome.resultText), resultText: outcome.resultText }
+            : {}),
+          ...(outcome.error ? { error: outcome.error } : {}),
+          logs: outcome.logs,
+          calls: outcome.calls,
+          durationMs: performance.now() - started,
+        },
+        limits.maxObservationChars,
+      );
+      return {
+        type: "run_result",
+        run_id: request.run_id,
+        observation,
+        timings: { setup_ms: setupMs, total_ms: performance.now() - started },
+      };
+    };
+
+    const analysis = analyseAction(request.action, scope);
+    if (!analysis.ok) {
+      const error =
+        analysis.kind === "syntax"
+          ? { code: ACTION_FAILED, message: analysis.message }
+          : { code: analysis.error.code, message: analysis.error.message };
+      const at = {
+        ...(analysis.line !== undefined ? { line: analysis.line } : {}),
+        ...(analysis.column !== undefined ? { column: analysis.column } : {}),
+      };
+      return respond({ ok: false, error: { ...error, ...at }, logs: [], calls: [] }, 0);
+    }
+
+    const module = await this.#ensureModule();
+    this.#current = { runId: request.run_id };
+    this.#stats.liveRuntimes++;
+    this.#stats.actions++;
+    try {
+      const outcome = await runAction({
+        module,
+        source: analysis.source,
+        scope,
+        limits,
+        io: {
+          send: (calls) => this.#options.sendCalls({ type: "calls", run_id: request.run_id, calls }),
+          yieldToHost: this.#options.yieldToHost ?? (() => new Promise((resolve) => setTimeout(resolve, 0))),
+          ...(this.#options.sliceWatch ? { sliceWatch: this.#options.sliceWatch } : {}),
+        },
+        onStart: (control) => {
+          if (this.#current) this.#current.control = control;
+        },
+      });
+      this.#stats.liveRuntimes--;
+      return respond(outcome, outcome.setupMs);
+    } catch (err) {
+      // A host-level fault (wasm trap, the host's own stack) leaves the module unusable: rebuild it.
+      this.#module = undefined;
+      this.#memory = undefined;
+      this.#stats.liveRuntimes--;
+      this.#options.sliceWatch?.end();
+      return respond({ ok: false, error: fromHostFault(err), logs: [], calls: [] }, 0);
+    } finally {
+      this.#current = undefined;
+    }
+  }
+}
