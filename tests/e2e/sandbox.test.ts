@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { finished, result, runAction } from "./panel.ts";
+
+describe("actions in the page's Web Worker", () => {
+  it("times out a runaway action, stays responsive, and runs the next action", async () => {
+    await using app = await openApp({ actionTimeoutMs: 2_000 });
+    const { page } = app;
+    await runAction(page, "while (true) {}");
+    expect(await finished(page)).toContain("timeout");
+    await runAction(page, "export default 6 * 7;");
+    expect(await finished(page)).toContain("42");
+  });
+
+  it("cancels a long action from the panel, and the next action runs", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(page, "let n = 0; while (true) { n++; }");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect(await finished(page)).toContain("cancelled");
+    await runAction(page, 'export default "after cancel";');
+    expect(await finished(page)).toContain("after cancel");
+  });
+
+  it("refuses an undeclared import before running, naming the module", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(
+      page,
+      `import { list } from "@nodetool-ai/sandbox-nodetool/workflow";\nconsole.log("ran");\nexport default list;`,
+    );
+    const text = await finished(page);
+    expect(text).toContain("import_refused");
+    expect(text).toContain("@nodetool-ai/sandbox-nodetool/workflow");
+    expect(text).toContain("line 1");
+    expect(text).not.toContain("ran");
+    app.server.app.audit.flush();
+    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM audit WHERE actor = 'agent'").get()).toEqual({
+      n: 0,
+    });
+  });
+
+  it("sends the calls of one tick as one HTTP request and streams their results", async () => {
+    await using app = await openApp({ holdMs: 300 });
+    const { page } = app;
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      // Only the action's own calls (the editor's list of workflows also uses run.invoke).
+      if (
+        request.method() === "POST" &&
+        request.url().includes("run.invoke") &&
+        request.postData()?.includes('"limit":1}')
+      ) {
+        posts.push(request.url());
+      }
+    });
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const lists = await Promise.all(Array.from({ length: 20 }, () => workflows.list({ limit: 1 })));
+export default lists.length;`,
+    );
+    expect(await finished(page)).toContain("20");
+    expect(posts, posts.map((p) => p.slice(0, 200)).join("\n")).toHaveLength(1);
+    expect(posts[0]?.split("/trpc/")[1]?.split("?")[0]?.split(",")).toHaveLength(20);
+  });
+
+  it("serves the worker script with a CSP that forbids network access: a fetch from the worker fails", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(page, "export default 1;");
+    await finished(page);
+    const worker = page.workers().find((w) => w.url().includes("worker-entry-browser"));
+    expect(worker, "the sandbox worker is running").toBeDefined();
+    const outcome = await worker?.evaluate(async () => {
+      try {
+        const response = await fetch("/health");
+        return `fetched ${response.status}`;
+      } catch (err) {
+        return `refused: ${(err as Error).name}`;
+      }
+    });
+    expect(outcome).toMatch(/^refused/);
+    const head = await page.evaluate(
+      async (url) => (await fetch(url)).headers.get("content-security-policy"),
+      worker?.url() ?? "",
+    );
+    expect(head).toContain("connect-src 'none'");
+  });
+
+  it("shows result values, logs and call outcomes, and errors with line and column", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(page, 'console.log("one");\nconsole.warn("two");\nconst x = null;\nx.boom();');
+    const text = await finished(page);
+    expect(text).toMatch(/line 4/);
+    expect(text).toContain("one");
+    expect(await result(page).getByRole("alert").count()).toBe(1);
+  });
+});
