@@ -11,11 +11,20 @@ export interface ContractOptions {
   mounted: readonly string[];
   packs: readonly PackInfo[];
   timeoutMs?: number;
+  /**
+   * One line of methods per module (MCP's compact catalog): the modules are then listed by name under
+   * one specifier pattern, each with its line, so the catalog costs no second list of modules.
+   */
+  methodsOf?: (module: string) => string;
 }
 
 export function actionContract(options: ContractOptions): string {
   const seconds = Math.round((options.timeoutMs ?? 30_000) / 1000);
-  const modules = options.mounted.map((m) => `  ${moduleSpecifier(m)}`).join("\n") || "  (none)";
+  const { methodsOf } = options;
+  const modules =
+    methodsOf && options.mounted.length
+      ? `  ${moduleSpecifier("<module>")} for each module below (its methods by category):\n${options.mounted.map((m) => `  ${m} - ${methodsOf(m)}`).join("\n")}`
+      : options.mounted.map((m) => `  ${moduleSpecifier(m)}`).join("\n") || "  (none)";
   const packs = options.packs.map((p) => `  ${packSpecifier(p.name)}  ${p.description}`).join("\n") || "  (none)";
   return `Write one JavaScript action (an ES module) that runs in a sandbox (QuickJS). Plain computation is local; everything else is a capability you import.
 
@@ -32,7 +41,7 @@ Arguments: one object of named arguments, or the leading positional ones then an
 
 Failures: a refused or failed call throws a CapabilityError with .code, .capability, .message (and .issues for invalid arguments). Catch it to recover; uncaught, the action fails with that code. Calls that need the user's approval wait for it; in plan mode, only reads run.
 
-Helpers (globals): console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency = 4 (1..8), stopOnError}) runs fn per item and never throws, settling each as {ok, index, item, value | error}; capabilities() lists the mounted modules and their methods; searchTools(query, max?) finds capabilities by words; \`nodetool.<module>.<method>()\` is the same calls without an import.
+Helpers (globals): console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency = 4 (1..8), stopOnError}) runs fn per item and never throws, settling each as {ok, index, item, value | error}; capabilities() lists the mounted modules and their methods; searchTools(query, max?) finds capabilities by words; \`nodetool.<module>.<method>()\` is the same calls without an import; await openWorkflow(id?) mirrors a workflow (no id: the one open in the editor) with addNode(id, type, data?, position?), connect(source, sourceHandle, target, targetHandle), removeNode, removeEdge, node(id).set/setTitle/moveTo/remove and pending(), queued until commit() replays them as ui calls ({ok, applied, nodes, edges}; on failure the failing operation and the rest stay queued).
 
 Limits: ${seconds} s of run time (time spent waiting for an approval does not count), 64 MiB of memory, a bounded stack, at most 1000 capability calls, 64 KiB of logs. No network, no timers, no file system: only capabilities reach outside.
 

@@ -56,6 +56,7 @@ Object.defineProperties(globalThis, {
     }),
   ),
   batch: hidden(async (...args) => (await import("nodetool:batch")).batch(...args)),
+  openWorkflow: hidden(async (...args) => (await import("nodetool:graph-model")).openWorkflow(...args)),
   capabilities: hidden(capabilities),
   searchTools: hidden(searchTools),
   CapabilityError: hidden(CapabilityError),

@@ -6,6 +6,7 @@
 import batch from "../guest/batch.js?raw";
 import bridge from "../guest/bridge.js?raw";
 import errors from "../guest/errors.js?raw";
+import graphModel from "../guest/graph-model.js?raw";
 import helpers from "../guest/helpers.js?raw";
 import setup from "../guest/setup.js?raw";
 import values from "../guest/values.js?raw";
@@ -15,6 +16,7 @@ export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   batch,
   bridge,
   errors,
+  "graph-model": graphModel,
   helpers,
   setup,
   values,

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { dialog, finished, runAction } from "./panel.ts";
+
+async function openNewWorkflow(page: import("playwright-core").Page, name: string) {
+  page.once("dialog", (d) => void d.accept(name));
+  await page.getByRole("button", { name: "New workflow" }).click();
+  await page.getByText(`${name} · version 1`).waitFor();
+}
+
+const BUILD = `const g = await openWorkflow();
+g.addNode("greet", "constant.string", { value: "hello" }, { x: 0, y: 0 });
+g.addNode("len", "text.length", {}, { x: 260, y: 0 });
+g.connect("greet", "output", "len", "text");
+const committed = await g.commit();
+export default { ok: committed.ok, applied: committed.applied, edges: committed.edges?.length, failed: committed.failed?.error.code };`;
+
+describe("an action edits the open workflow through ui", () => {
+  it("makes nodes and an edge appear; undo removes them; Save persists; a reload finds the saved graph", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await page.getByLabel("Mode").selectOption("auto");
+    await openNewWorkflow(page, "Agent built");
+    await runAction(page, BUILD);
+    expect(await finished(page)).toMatch(/"applied": 3/);
+    await page.locator('.react-flow__node[data-id="greet"]').waitFor();
+    await page.locator('.react-flow__node[data-id="len"]').waitFor();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+    // Unsaved until Save: the stored workflow is still empty.
+    const stored = () =>
+      JSON.parse((server.app.store.db.prepare("SELECT graph FROM workflows").get() as { graph: string }).graph);
+    expect(stored().nodes).toEqual([]);
+
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(0);
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(1);
+    await page.getByRole("button", { name: "Redo" }).click();
+    await page.getByRole("button", { name: "Redo" }).click();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Agent built · version 2").waitFor();
+    expect(stored().nodes.map((n: { id: string }) => n.id)).toEqual(["greet", "len"]);
+    await page.reload();
+    await page.locator('.react-flow__node[data-id="len"]').waitFor();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+  });
+
+  it("in default mode ui_add_node prompts; Allow for session covers the next ones of that name only", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await openNewWorkflow(page, "Asked");
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+await ui.addNode({ node_type: "constant.number", node_id: "n1" });
+await ui.addNode({ node_type: "constant.number", node_id: "n2" });
+await ui.moveNode({ node_id: "n1", x: 50, y: 50 });
+export default "done";`,
+    );
+    await dialog(page).waitFor();
+    expect(await dialog(page).textContent()).toContain("ui_add_node");
+    await dialog(page).getByRole("button", { name: "Allow for session" }).click();
+    // The second add does not ask; the move does.
+    await dialog(page).waitFor();
+    expect(await dialog(page).textContent()).toContain("ui_move_node");
+    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(2);
+    await dialog(page).getByRole("button", { name: "Allow once" }).click();
+    expect(await finished(page)).toContain('"done"');
+    app.server.app.audit.flush();
+    const rows = app.server.app.store.db
+      .prepare("SELECT capability, decision, outcome FROM audit WHERE actor = 'agent' ORDER BY id")
+      .all();
+    expect(rows).toEqual([
+      { capability: "ui_add_node", decision: "ask", outcome: "ok" },
+      { capability: "ui_add_node", decision: "allowed_by_session", outcome: "ok" },
+      { capability: "ui_move_node", decision: "ask", outcome: "ok" },
+    ]);
+  });
+
+  it("answers capability_unavailable when no workflow is open, and plan mode blocks edits", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode").selectOption("auto");
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";\nawait ui.addNode("constant.string");`,
+    );
+    expect(await finished(page)).toContain("capability_unavailable");
+    await openNewWorkflow(page, "Planned");
+    await page.getByLabel("Mode").selectOption("plan");
+    await runAction(page, BUILD);
+    const text = await finished(page);
+    expect(text).toContain('"ok": false');
+    expect(text).toContain("blocked_in_plan_mode");
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(0);
+  });
+});
