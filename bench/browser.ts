@@ -145,8 +145,9 @@ export default Date.now() - t0;`,
       `  wall ${many} ms / one call ${one} ms = ${(many / Math.max(one, 1)).toFixed(2)} (target <= 3: ${many / Math.max(one, 1) <= 3 ? "met" : "NOT met"})`,
       `  cold action start (first action after load): ${cold.wall.toFixed(0)} ms wall, ${cold.inside} ms inside the worker`,
       `  warm action start (median of ${warm.length}): ${median(warm.map((w) => w.wall)).toFixed(0)} ms wall, ${median(warm.map((w) => w.inside))} ms inside the worker`,
-    ].join("\n") + "\n",
+    ].join("\n"),
   );
+  process.stdout.write("\n");
 } finally {
   await context.close();
   await server.close();
