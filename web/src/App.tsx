@@ -7,6 +7,7 @@ import { EditorPane } from "./editor/EditorPane.tsx";
 import { EditorStore } from "./editor/store.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
+import { JobsView } from "./panel/JobsView.tsx";
 import { createSandboxClient } from "./sandbox-client.ts";
 import { useSession } from "./useSession.ts";
 
@@ -69,6 +70,7 @@ export function App() {
       ) : null}
       {editor ? <EditorPane controller={editor} /> : null}
       {sandbox ? <AgentPanel sandbox={sandbox} /> : null}
+      <JobsView jobs={state.jobs} />
       <section className="allow-set" aria-label="Allowed for this session">
         <h2>Allowed for this session</h2>
         {state.allowed.length === 0 ? <p className="status">Nothing is allowed without asking.</p> : null}

@@ -14,7 +14,25 @@ export type SessionState =
   | { status: "loading" }
   | { status: "signed_out" }
   | { status: "error"; message: string }
-  | { status: "ready"; sessionId: string; mode: Mode; allowed: string[]; approvals: ApprovalRequest[] };
+  | {
+      status: "ready";
+      sessionId: string;
+      mode: Mode;
+      allowed: string[];
+      approvals: ApprovalRequest[];
+      jobs: JobView[];
+    };
+
+/** A workflow job as the panel shows it, from the event stream. */
+export interface JobView {
+  job_id: string;
+  status: "queued" | "running" | "completed" | "failed" | "cancelled";
+  percent: number;
+  node_id?: string | undefined;
+  error?: string | undefined;
+}
+
+const JOBS_SHOWN = 10;
 
 let opening: Promise<{ sessionId: string; mode: Mode }> | undefined;
 
@@ -55,7 +73,7 @@ export function useSession() {
         const { sessionId, mode } = await openSession();
         const { allowed } = await api.session.allowed.query({ sessionId });
         if (cancelled) return;
-        setState({ status: "ready", sessionId, mode, allowed, approvals: [] });
+        setState({ status: "ready", sessionId, mode, allowed, approvals: [], jobs: [] });
         const sub = api.session.events.subscribe(
           { sessionId },
           {
@@ -131,12 +149,30 @@ function apply(state: Extract<SessionState, { status: "ready" }>, event: Session
     case "allow_set_changed":
       return { ...state, allowed: event.allowed };
     case "run_ended":
-    case "job_progress":
-    case "job_ended":
       return state;
+    case "job_progress":
+      return withJob(state, {
+        job_id: event.job_id,
+        status: event.status,
+        percent: event.percent,
+        node_id: event.node_id,
+      });
+    case "job_ended":
+      return withJob(state, {
+        job_id: event.job_id,
+        status: event.status,
+        percent: event.status === "completed" ? 100 : (state.jobs.find((j) => j.job_id === event.job_id)?.percent ?? 0),
+        node_id: event.error?.node_id,
+        error: event.error ? `${event.error.code}: ${event.error.message}` : undefined,
+      });
     default: {
       const never: never = event;
       return never;
     }
   }
+}
+
+function withJob(state: Extract<SessionState, { status: "ready" }>, job: JobView): SessionState {
+  const others = state.jobs.filter((j) => j.job_id !== job.job_id);
+  return { ...state, jobs: [job, ...others].slice(0, JOBS_SHOWN) };
 }

@@ -17,6 +17,29 @@ export interface ResultViewProps {
   notice?: string | undefined;
 }
 
+/**
+ * An asset reference: a link, and the image itself when it is one (non-images are served as
+ * attachments and simply fail to load as an image, so the preview hides itself).
+ */
+function AssetLink({ id }: { id: string }) {
+  const href = `/assets/${encodeURIComponent(id)}`;
+  return (
+    <span className="asset">
+      <a href={href} target="_blank" rel="noreferrer">
+        asset {id}
+      </a>
+      <img
+        src={href}
+        alt={`asset ${id}`}
+        className="asset-preview"
+        onError={(event) => {
+          event.currentTarget.hidden = true;
+        }}
+      />
+    </span>
+  );
+}
+
 /** Renders JSON, turning `{"$asset": id}` references into links to the asset. */
 function JsonValue({ value }: { value: unknown }): ReactNode {
   const text = JSON.stringify(value, null, 2) ?? "undefined";
@@ -27,9 +50,7 @@ function JsonValue({ value }: { value: unknown }): ReactNode {
         const asset = part.match(/^\{\s*"\$asset":\s*"([^"]+)"\s*\}$/);
         return asset ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
-          <a key={i} href={`/assets/${encodeURIComponent(asset[1] ?? "")}`} target="_blank" rel="noreferrer">
-            asset {asset[1]}
-          </a>
+          <AssetLink key={i} id={asset[1] ?? ""} />
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
           <Revealed key={i} text={part} />
