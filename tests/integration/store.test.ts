@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createServices } from "../../server-bridge/app.ts";
 import { configFromEnv } from "../../server-bridge/config.ts";
@@ -56,10 +57,22 @@ describe("the store across restarts and processes", () => {
     expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
     const asked = await events.next("approval_requested");
 
-    const child = spawnSync(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "user", "add", "bob"], {
-      env: { ...process.env, DATA_DIR: server.dataDir },
-      encoding: "utf8",
-    });
+    // A real second process on the same DATA_DIR; awaited without blocking the server under test.
+    const child = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "server-bridge/main.ts", "user", "add", "bob"],
+      {
+        env: { ...process.env, DATA_DIR: server.dataDir },
+        encoding: "utf8",
+      },
+    ).then(
+      (out) => ({ status: 0, ...out }),
+      (err: { code?: number; stdout: string; stderr: string }) => ({
+        status: err.code ?? 1,
+        stdout: err.stdout,
+        stderr: err.stderr,
+      }),
+    );
     expect(child.status, child.stderr).toBe(0);
     expect(JSON.parse(child.stdout)).toMatchObject({ userId: expect.any(String), token: expect.any(String) });
 
