@@ -13,10 +13,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { startApp } from "../server-bridge/app.ts";
 import { buildWebIfStale } from "../server-bridge/build.ts";
 import { configFromEnv } from "../server-bridge/config.ts";
+import { launchChromium } from "../tests/e2e/browser.ts";
 
 const SEQUENTIAL = 200;
 const CONCURRENT = 100;
@@ -46,19 +47,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "nt-bench-"));
 const profile = mkdtempSync(join(tmpdir(), "nt-bench-chromium-"));
 const webDir = await buildWebIfStale();
 const server = await startApp(configFromEnv({}, { port: 0, dataDir, webDir }), () => {});
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const context = await launchChromium(profile);
 try {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`${server.url}/?token=${server.app.credentials.adminToken}`);

@@ -12,6 +12,23 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const WEB_DIR = join(import.meta.dirname, "..", "..", "dist", "web");
 
+/** Debian's Chromium, headless, in a fresh profile, with nothing reaching beyond loopback. */
+export function launchChromium(profile: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
 export interface BrowserFixture {
   server: TestServer;
   context: BrowserContext;
@@ -25,19 +42,7 @@ export interface BrowserFixture {
 export async function openApp(overrides: Partial<ServerConfig> = {}): Promise<BrowserFixture> {
   const server = await startTestServer({ webDir: WEB_DIR, ...overrides });
   const profile = mkdtempSync(join(tmpdir(), "nt-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const context = await launchChromium(profile);
   const problems: string[] = [];
   const newPage = async () => {
     const page = await context.newPage();

@@ -1,24 +1,11 @@
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { startTestServer, tempDir } from "../support/server.ts";
-import { CHROMIUM, openApp, WEB_DIR } from "./browser.ts";
+import { launchChromium, openApp, WEB_DIR } from "./browser.ts";
 
 describe("signing in from the browser", () => {
   it("explains how to get in without a cookie, and signs in from the printed URL", async () => {
     await using server = await startTestServer({ webDir: WEB_DIR });
-    const context = await chromium.launchPersistentContext(tempDir("nt-chromium-"), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const context = await launchChromium(tempDir("nt-chromium-"));
     try {
       const page = context.pages()[0] ?? (await context.newPage());
       const response = await page.goto(server.url);
