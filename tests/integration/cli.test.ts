@@ -71,7 +71,7 @@ export default { ok: done.ok, applied: done.applied, edges: done.edges.length };
     );
     expect(out.status).toBe(1);
     expect(out.observation).toMatchObject({ ok: false, error: { code: "import_refused" } });
-    expect(String((out.observation?.error as { message: string }).message)).toContain(
+    expect(String((out.observation?.error as { message: string } | undefined)?.message)).toContain(
       'Did you mean "@nodetool-ai/sandbox-nodetool/workflows"',
     );
   });
