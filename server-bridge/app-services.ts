@@ -3,6 +3,7 @@
 import type { Logins } from "./auth/logins.ts";
 import type { Credentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
+import type { JobEngine } from "./engine/jobs.ts";
 import type { ApprovalBroker } from "./runs/approvals.ts";
 import type { EventBus } from "./runs/events.ts";
 import type { Runs } from "./runs/runs.ts";
@@ -19,6 +20,8 @@ export interface AppServices {
   sessions: Sessions;
   approvals: ApprovalBroker;
   runs: Runs;
+  /** The workflow engine; `dispose()` it on shutdown (it owns the code nodes' sandbox worker). */
+  jobs: JobEngine;
   audit: AuditLog;
   log(level: "info" | "warn" | "error", message: string, detail?: unknown): void;
 }

@@ -15,6 +15,7 @@ import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { handleTrpc } from "./http/trpc.ts";
+import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
 import { ApprovalBroker } from "./runs/approvals.ts";
 import { EventBus } from "./runs/events.ts";
 import { recoverExpiredLeases } from "./runs/recovery.ts";
@@ -72,6 +73,7 @@ export function createServices(
     sessions,
     approvals,
     runs,
+    jobs,
     audit,
     log,
   };
@@ -90,8 +92,9 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   const renew = setInterval(() => app.runs.renewLeases(), Math.max(1000, Math.floor(config.leaseMs / 3)));
   renew.unref();
   let hosts = new Set<string>();
+  const mcp = createMcpHttp(app);
   const server = createServer((req, res) => {
-    route(app, hosts, req, res).catch((err: unknown) => {
+    route(app, hosts, req, res, mcp).catch((err: unknown) => {
       log("error", "request failed", err);
       if (!res.headersSent) sendError(res, 500, "capability_failed", "The server failed on this request.");
       else res.destroy();
@@ -112,16 +115,24 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     if (closed) return;
     closed = true;
     clearInterval(renew);
+    await mcp.close();
     app.runs.endAll();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await app.jobs.dispose();
     app.audit.flush();
     app.store.dispose();
   };
   return { app, server, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
 }
 
-async function route(app: AppServices, hosts: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function route(
+  app: AppServices,
+  hosts: Set<string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  mcp: McpHttp,
+): Promise<void> {
   if (!hostAllowed(req, hosts)) {
     sendError(res, 403, "unauthorized", "This Host is not served here.");
     return;
@@ -133,6 +144,10 @@ async function route(app: AppServices, hosts: Set<string>, req: IncomingMessage,
   }
   if (url.pathname === "/trpc" || url.pathname.startsWith("/trpc/")) {
     await handleTrpc(app, req, res, url);
+    return;
+  }
+  if (url.pathname === "/mcp") {
+    await mcp.handle(req, res);
     return;
   }
   if (req.method !== "GET" && req.method !== "HEAD") {

@@ -1,5 +1,6 @@
 /** Server configuration from the environment, with the defaults DESIGN.md section 10 promises. */
 import { resolve } from "node:path";
+import { MODES, type Mode } from "../shared/capabilities/types.ts";
 
 export interface ServerConfig {
   host: string;
@@ -30,6 +31,8 @@ export interface ServerConfig {
   httpMaxResponseBytes: number;
   /** Redirects `http_request` follows before it stops. */
   httpMaxRedirects: number;
+  /** The gate's mode for MCP sessions (`MCP_MODE`; `npm run mcp -- --mode` overrides it for stdio). */
+  mcpMode: Mode;
 }
 
 function bool(value: string | undefined, name: string): boolean {
@@ -43,6 +46,12 @@ function list(value: string | undefined): string[] {
     .split(",")
     .map((entry) => entry.trim().toLowerCase())
     .filter((entry) => entry !== "");
+}
+
+function mode(value: string | undefined, name: string): Mode {
+  if (value === undefined || value === "") return "default";
+  if (!MODES.includes(value as Mode)) throw new Error(`${name} must be one of ${MODES.join(", ")}, got "${value}"`);
+  return value as Mode;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -77,6 +86,7 @@ export function configFromEnv(
     httpAllowHosts: list(env.HTTP_ALLOW_HOSTS),
     httpMaxResponseBytes: int(env.HTTP_MAX_RESPONSE_BYTES, 10 * 1024 * 1024, "HTTP_MAX_RESPONSE_BYTES"),
     httpMaxRedirects: int(env.HTTP_MAX_REDIRECTS, 5, "HTTP_MAX_REDIRECTS"),
+    mcpMode: mode(env.MCP_MODE, "MCP_MODE"),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

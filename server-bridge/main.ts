@@ -1,11 +1,13 @@
 /**
- * The CLI entry: `start` (serve the app, the API and later MCP), `action <file|->` (run one action
- * against the local store, observation as JSON on stdout), `user add <name>` (a further user's token).
+ * The CLI entry: `start` (serve the app, the API and MCP at /mcp), `mcp` (MCP over stdio for the local
+ * user), `action <file|->` (run one action against the local store, observation as JSON on stdout),
+ * `user add <name>` (a further user's token).
  * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
 import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
+import { mcpStdioCommand } from "./mcp/stdio.ts";
 import { type LocalRun, openLocalRun, terminalApprover } from "./runs/local.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -40,10 +42,14 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         local?.end();
         app.runs.endAll();
+        await app.jobs.dispose();
         app.audit.flush();
         app.store.dispose();
       }
     }
+    case "mcp":
+      // MCP over stdio: nothing but protocol on stdout (see mcp/stdio.ts).
+      return await mcpStdioCommand(rest);
     case "user": {
       const [verb, name] = rest;
       if (verb !== "add" || !name) {
@@ -57,7 +63,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      process.stderr.write(`unknown command "${command}". Commands: start, action <file|->, user add <name>\n`);
+      process.stderr.write(
+        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, user add <name>\n`,
+      );
       return 2;
   }
 }

@@ -4,6 +4,10 @@
  * with optimistic concurrency; steering tools declare `needs: ["client"]`, so the ladder answers
  * `capability_unavailable` before reaching here. With an editor connected the page applies the
  * operations itself after `run.authorize`, and these implementations are not called.
+ *
+ * `ui_run_workflow` without an editor runs the stored workflow (or a graph given) exactly as
+ * `workflows.run_workflow` does; with an editor the page authorises it with the open graph in its
+ * args and starts that job through `run.startJob`.
  */
 import {
   listRenderers,
@@ -16,6 +20,7 @@ import {
   uiMoveNode,
   uiOpenWorkflow,
   uiPaste,
+  uiRunWorkflow,
   uiSearchNodes,
   uiSetNodeTitle,
   uiSwitchTab,
@@ -24,6 +29,7 @@ import {
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import { applyOp, type DocumentOp } from "../../shared/graph/ops.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
+import { runWorkflowJob } from "../engine/run-workflow.ts";
 import { WorkflowStore } from "../store/workflows.ts";
 import { implement, type ServerRun } from "./define.ts";
 import { failed } from "./errors.ts";
@@ -75,6 +81,16 @@ export default [
   implement(uiPaste, (run, args) => onStored(run, "ui_paste", args)),
   implement(uiOpenWorkflow, needsEditor("ui_open_workflow")),
   implement(uiSwitchTab, needsEditor("ui_switch_tab")),
+  implement(uiRunWorkflow, async (run, args) => {
+    if (args.workflow_id === undefined && args.graph === undefined) {
+      throw new CodedError({
+        code: "capability_unavailable",
+        message:
+          "ui_run_workflow needs a connected editor to run the open workflow, or a workflow_id to run a stored one (see workflows.list()).",
+      });
+    }
+    return runWorkflowJob(run, args);
+  }),
   implement(uiSearchNodes, async (_run, args) => ({ nodes: searchNodeTypes(args.query, args.limit) })),
   implement(listRenderers, async () => ({ renderers: RENDERERS })),
 ];

@@ -11,19 +11,10 @@ import {
   updateWorkflow,
   validateWorkflow,
 } from "../../shared/capabilities/specs/workflows.specs.ts";
-import { type Graph, toDigraph, validateGraph } from "../../shared/graph/document.ts";
-import { engineOf } from "../engine/jobs.ts";
+import { toDigraph, validateGraph } from "../../shared/graph/document.ts";
+import { runWorkflowJob, startWorkflowJob } from "../engine/run-workflow.ts";
 import { WorkflowStore } from "../store/workflows.ts";
-import { implement, type ServerRun } from "./define.ts";
-
-/** The graph to run: the one given, else the stored workflow's (which must be this user's either way). */
-function graphToRun(run: ServerRun, args: { workflow_id?: string | undefined; graph?: Graph | undefined }): Graph {
-  const stored =
-    args.workflow_id === undefined
-      ? undefined
-      : new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
-  return args.graph ?? stored?.graph ?? { nodes: [], edges: [] };
-}
+import { implement } from "./define.ts";
 
 export default [
   implement(listWorkflows, async (run, args) => {
@@ -52,26 +43,9 @@ export default [
     const workflow = new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
     return { dot: toDigraph(workflow.name, workflow.graph) };
   }),
-  implement(runWorkflow, async (run, args) => {
-    const engine = engineOf(run);
-    const started = engine.start(run, {
-      graph: graphToRun(run, args),
-      workflowId: args.workflow_id,
-      inputs: args.inputs,
-    });
-    const job = await engine.wait(run.context.user_id, started.job_id, args.wait_ms, run.context.signal);
-    if (job.status !== "queued" && job.status !== "running") return job;
-    return {
-      ...job,
-      hint: `Still ${job.status} after ${args.wait_ms} ms; it keeps running. Call jobs.wait("${job.job_id}") for the result.`,
-    };
-  }),
+  implement(runWorkflow, (run, args) => runWorkflowJob(run, args)),
   implement(startWorkflow, async (run, args) => {
-    const job = engineOf(run).start(run, {
-      graph: graphToRun(run, args),
-      workflowId: args.workflow_id,
-      inputs: args.inputs,
-    });
+    const job = startWorkflowJob(run, args);
     return { job_id: job.job_id, status: job.status, progress: job.progress };
   }),
 ];

@@ -15,8 +15,8 @@ import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { ApprovalAnswer, Approver } from "../../shared/gate/approvals.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import { defaultLibrary, type LibraryDispatcher } from "../packs/index.ts";
+import { runSandboxedAction } from "../sandbox/action.ts";
 import { type ActionRun, NodeSandboxHost, type RunActionOptions } from "../sandbox/host.ts";
-import { sandboxRouter } from "../sandbox/router.ts";
 
 export interface ActionRunHandle {
   run: CapabilityRun<unknown>;
@@ -142,12 +142,13 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
   const mounted = (handle.mounted ?? MODULE_NAMES).filter((m) => !args.modules || args.modules.includes(m));
   const sandbox = await (deps.sandbox ?? (() => NodeSandboxHost.start()))();
   try {
-    const { observation } = await sandbox.runAction({
+    const { observation } = await runSandboxedAction(sandbox, {
       action,
+      run: handle.run,
       mounted,
-      packs: library.packInfo(packs),
-      router: sandboxRouter({ run: handle.run, mounted, library, allowedPacks: packs }),
-      ...(args.timeoutMs ? { limits: { timeout_ms: args.timeoutMs } } : {}),
+      packs,
+      library,
+      limits: args.timeoutMs ? { timeout_ms: args.timeoutMs } : undefined,
     });
     stdout.write(`${JSON.stringify(observation)}\n`);
     return observation.ok ? 0 : 1;

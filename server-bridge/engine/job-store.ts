@@ -1,8 +1,12 @@
 /**
  * Job rows: reading them as views for the `jobs` namespace, and the writes the engine makes. Views
  * are what a model reads: ISO times, progress, named outputs, the error naming the failing node.
+ *
+ * Values (inputs, graph, node and job outputs) are written with `markersJson`, never plain
+ * `JSON.stringify`: an asset is stored as `{$asset: id}` and bytes as `{$bytes: base64}`, and reading
+ * revives both, so a reference that went in leaves as a reference.
  */
-import { reviveMarkers } from "../../shared/capabilities/wire-values.ts";
+import { markersJson, reviveMarkers } from "../../shared/capabilities/wire-values.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
@@ -86,7 +90,7 @@ export function jobView(row: JobRow, detail: { nodes: boolean; nodeOutputs: bool
     ended_at: iso(row.ended_at),
     duration_ms: row.started_at !== null && row.ended_at !== null ? row.ended_at - row.started_at : null,
     progress: { done: row.done, total: row.total, percent: percent(row.done, row.total) },
-    inputs: JSON.parse(row.inputs) as unknown,
+    inputs: reviveMarkers(JSON.parse(row.inputs)),
     // Workflow values hold assets and bytes as plain markers; revived so they leave as references.
     outputs: row.outputs === null ? null : (reviveMarkers(JSON.parse(row.outputs)) as Record<string, unknown>),
     error: row.error === null ? null : (JSON.parse(row.error) as RunFailure),
@@ -151,9 +155,9 @@ export const MAX_NODE_OUTPUT_CHARS = 64 * 1024;
 
 /** A node's stored JSON, with outputs too large to keep replaced by `{$truncated, chars}`. */
 export function storedNodeJson(node: StoredNode): string {
-  const text = JSON.stringify(node);
+  const text = markersJson(node);
   if (text.length <= MAX_NODE_OUTPUT_CHARS || node.outputs === undefined) return text;
-  const chars = JSON.stringify(node.outputs)?.length ?? 0;
+  const chars = markersJson(node.outputs).length;
   return JSON.stringify({ ...node, outputs: { $truncated: true, chars } });
 }
 
@@ -187,8 +191,8 @@ export function insertJob(
       job.startedBy,
       job.runId,
       job.workflowId,
-      JSON.stringify(job.graph),
-      JSON.stringify(job.inputs),
+      markersJson(job.graph),
+      markersJson(job.inputs),
       job.nodes,
       job.total,
       Date.now(),

@@ -7,6 +7,7 @@
  * In-process state is a cache of live jobs only: the row is the record. Cancelling a job owned by
  * another process sharing the store sets `cancel_requested`, which its owner sees on its next flush.
  */
+import { markersJson } from "../../shared/capabilities/wire-values.ts";
 import { newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import type { Graph } from "../../shared/graph/document.ts";
@@ -16,6 +17,7 @@ import type { ServerRun } from "../capabilities/define.ts";
 import { notFound } from "../capabilities/errors.ts";
 import type { EventBus } from "../runs/events.ts";
 import type { Store } from "../store/db.ts";
+import { CodeSandbox } from "./code-sandbox.ts";
 import {
   insertJob,
   isTerminal,
@@ -51,6 +53,8 @@ export interface JobEngineOptions {
   maxRunningJobs?: number;
   nodeTimeoutMs?: number;
   flushMs?: number;
+  /** Runs code nodes; default: one CodeSandbox for this engine, started on first use. */
+  code?: CodeSandbox;
 }
 
 const NOT_FOUND_HINT = "Call jobs.list() to see your jobs.";
@@ -74,7 +78,9 @@ export class JobEngine {
   readonly #queue: LiveJob[] = [];
   readonly #waiters = new Waiters();
   #running = 0;
-  readonly #options: Required<JobEngineOptions>;
+  readonly #options: Required<Omit<JobEngineOptions, "code">>;
+  /** The server-side QuickJS sandbox code nodes run in (one worker, one action at a time); see dispose. */
+  readonly code: CodeSandbox;
 
   constructor(
     private readonly store: Store,
@@ -82,7 +88,14 @@ export class JobEngine {
     private readonly runs: () => JobRunHost,
     options: JobEngineOptions,
   ) {
-    this.#options = { concurrency: 4, maxRunningJobs: 8, nodeTimeoutMs: 10 * 60_000, flushMs: 250, ...options };
+    const { code, ...rest } = options;
+    this.#options = { concurrency: 4, maxRunningJobs: 8, nodeTimeoutMs: 10 * 60_000, flushMs: 250, ...rest };
+    this.code = code ?? new CodeSandbox();
+  }
+
+  /** Shutdown: stops the code sandbox's worker (jobs themselves end with their runs). Safe to call twice. */
+  async dispose(): Promise<void> {
+    await this.code.dispose();
   }
 
   /** Validates and queues a job; answers at once with its view (status `queued` or `running`). */
@@ -90,7 +103,10 @@ export class JobEngine {
     from: ServerRun,
     input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown> },
   ): JobView {
-    const planned = planGraph(input.graph);
+    // What runs is what the row records: assets and bytes as markers, like every workflow value.
+    const graph = JSON.parse(markersJson(input.graph)) as Graph;
+    const inputs = JSON.parse(markersJson(input.inputs)) as Record<string, unknown>;
+    const planned = planGraph(graph);
     if (!planned.ok) {
       const issues = planned.problems.map((p) => p.message);
       throw new CodedError({
@@ -112,7 +128,7 @@ export class JobEngine {
       run: jobRun.run,
       controller: new AbortController(),
       plan,
-      inputs: input.inputs,
+      inputs,
       status: "queued",
       records: null,
       done: 0,
@@ -127,8 +143,8 @@ export class JobEngine {
       startedBy,
       runId: jobRun.id,
       workflowId: input.workflowId ?? null,
-      graph: input.graph,
-      inputs: input.inputs,
+      graph,
+      inputs,
       nodes: nodesJson(job),
       total: plan.nodes.length,
       owner: this.#options.owner,
@@ -235,6 +251,7 @@ export class JobEngine {
       concurrency: this.#options.concurrency,
       nodeTimeoutMs: this.#options.nodeTimeoutMs,
       invoke: (name, args) => job.run.invoke(name, args),
+      code: this.code,
       workflowInputs: job.inputs,
       onNodeStart: (node) => {
         job.dirty.add(node.index);
@@ -285,7 +302,7 @@ export class JobEngine {
     else this.#queue.splice(this.#queue.indexOf(job), 1);
     let finalStatus = status;
     let finalError = error;
-    if (status === "completed" && (JSON.stringify(outputs)?.length ?? 0) > MAX_OUTPUT_CHARS) {
+    if (status === "completed" && markersJson(outputs).length > MAX_OUTPUT_CHARS) {
       finalStatus = "failed";
       finalError = {
         code: "result_too_large",

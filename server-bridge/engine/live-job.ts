@@ -4,6 +4,7 @@
  * the last one plus one join.
  */
 
+import { markersJson } from "../../shared/capabilities/wire-values.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import type { Store } from "../store/db.ts";
 import { type JobRow, type JobStatus, type StoredNode, storedNodeJson } from "./job-store.ts";
@@ -102,7 +103,7 @@ export function settleRow(
     .run(
       status,
       error ? JSON.stringify(error) : null,
-      outputs ? JSON.stringify(outputs) : null,
+      outputs ? markersJson(outputs) : null,
       nodes,
       done,
       Date.now(),

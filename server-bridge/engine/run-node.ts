@@ -10,12 +10,14 @@ import { findNodeType, nodeTypeIds } from "../../shared/graph/node-types.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import { EXECUTORS } from "./executors/index.ts";
 import { literalInputs } from "./inputs.ts";
-import type { NodeOutputs } from "./types.ts";
+import type { CodeRunner, NodeOutputs } from "./types.ts";
 
 export interface RunNodeOptions {
   signal: AbortSignal;
   invoke(capability: string, args: unknown): Promise<InvokeResult>;
   timeoutMs: number;
+  /** Runs code.run; absent: code.run answers capability_unavailable. */
+  code?: CodeRunner | undefined;
 }
 
 export async function runNode(
@@ -65,7 +67,13 @@ export async function runNode(
   try {
     return await Promise.race([
       Promise.resolve().then(() =>
-        executor(literal.values, { signal, invoke: options.invoke, workflowInputs: {}, data: inputs }),
+        executor(literal.values, {
+          signal,
+          invoke: options.invoke,
+          code: options.code,
+          workflowInputs: {},
+          data: inputs,
+        }),
       ),
       stopped,
     ]);

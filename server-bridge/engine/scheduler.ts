@@ -43,6 +43,7 @@ export interface ExecuteOptions {
   concurrency: number;
   nodeTimeoutMs: number;
   invoke: NodeContext["invoke"];
+  code?: NodeContext["code"];
   workflowInputs: Readonly<Record<string, unknown>>;
   onNodeStart?(node: PlannedNode, record: NodeRecord): void;
   onNodeEnd?(node: PlannedNode, record: NodeRecord): void;
@@ -151,6 +152,7 @@ export function executePlan(plan: Plan, options: ExecuteOptions): Execution {
     const ctx: NodeContext = {
       signal: stop.signal,
       invoke: options.invoke,
+      code: options.code,
       workflowInputs: options.workflowInputs,
       data: node.node.data,
     };

@@ -18,6 +18,21 @@ export interface NodeContext {
   readonly workflowInputs: Readonly<Record<string, unknown>>;
   /** The node's own `data`, for properties (`handle: false` inputs are also passed in `inputs`). */
   readonly data: Readonly<Record<string, unknown>>;
+  /** The server-side sandbox code nodes run in; absent on a host without one (code.run is then unavailable). */
+  readonly code?: CodeRunner | undefined;
+}
+
+/** One code node's call: its function's source, the value it is called with, its deadline. */
+export interface CodeCall {
+  code: string;
+  input: unknown;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** Runs a code node's function (engine/code-sandbox.ts): its return value, or a NodeError with the sandbox's code. */
+export interface CodeRunner {
+  run(call: CodeCall): Promise<unknown>;
 }
 
 export type Executor = (inputs: NodeInputs, ctx: NodeContext) => NodeOutputs | Promise<NodeOutputs>;

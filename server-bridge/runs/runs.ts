@@ -8,13 +8,15 @@ import { moduleOf, PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
-import { type Authorization, type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
-import { CodedError, type ErrorCode, failure } from "../../shared/protocol/errors.ts";
+import { type Authorization, type CapabilityRun, createRun, safeMessage } from "../../shared/gate/invoke.ts";
+import { CodedError, type ErrorCode, failure, isCodedError } from "../../shared/protocol/errors.ts";
 import type { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import { dispatch } from "../../shared/sandbox/dispatch.ts";
 import type { ServerServices } from "../capabilities/define.ts";
 import { loadNamespace } from "../capabilities/registry.ts";
+import { engineOf } from "../engine/jobs.ts";
+import { startWorkflowJob, type WorkflowRunArgs } from "../engine/run-workflow.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import type { AuditLog } from "../store/audit.ts";
 import type { Store } from "../store/db.ts";
@@ -46,7 +48,10 @@ export interface LiveRun {
   readonly controller: AbortController;
   readonly calls: Map<string, CallEntry>;
   /** `ui` calls the gate let through, waiting for the page's `run.complete`. */
-  readonly authorized: Map<string, Authorization & { actor: Actor; started: number; waited: number }>;
+  readonly authorized: Map<
+    string,
+    Authorization & { actor: Actor; started: number; waited: number /** ui_run_workflow: its job. */; jobId?: string }
+  >;
   callCount: number;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -222,6 +227,34 @@ export class Runs {
       }
       return result;
     });
+  }
+
+  /**
+   * `run.startJob`: starts the job of an authorised `ui_run_workflow` call from exactly the args the
+   * gate let through (the editor puts the open graph in them before authorising, so the approval named
+   * what runs). Once per call: asking again answers the same job. The job's node effects pass the
+   * run's gate on their own; the call's outcome is still reported with `run.complete`.
+   */
+  startJob(userId: string, input: { runId: string; callId: string }): InvokeResult {
+    const live = this.live(userId, input.runId);
+    if ("ok" in live) return live;
+    const authorization = live.authorized.get(input.callId);
+    if (authorization?.capability !== "ui_run_workflow") {
+      return refusal(
+        "invalid_call",
+        `No authorised ui_run_workflow call "${input.callId}" is waiting in this run; authorise it with run.authorize first.`,
+      );
+    }
+    try {
+      const job =
+        authorization.jobId === undefined
+          ? startWorkflowJob(live.run, authorization.args as WorkflowRunArgs)
+          : engineOf(live.run).view(userId, authorization.jobId, { nodes: false, nodeOutputs: false });
+      authorization.jobId = job.job_id;
+      return { ok: true, value: { job_id: job.job_id, status: job.status, progress: job.progress } };
+    } catch (err) {
+      return { ok: false, error: isCodedError(err) ? err.payload : failure("capability_failed", safeMessage(err)) };
+    }
   }
 
   /** `run.complete`: the page reports how an authorised `ui` call went; audited once. */

@@ -91,6 +91,10 @@ export const appRouter = router({
         }),
       )
       .mutation(({ ctx, input }) => ctx.app.runs.complete(ctx.userId, input)),
+    /** After `authorize` allowed a `ui_run_workflow` call: starts its job from the authorised args. */
+    startJob: authed
+      .input(z.object({ runId: Id, callId: Id }))
+      .mutation(({ ctx, input }) => ctx.app.runs.startJob(ctx.userId, input)),
     end: authed
       .input(z.object({ runId: Id }))
       .mutation(({ ctx, input }) => ctx.app.runs.end(ctx.userId, input.runId, "ended")),

@@ -73,6 +73,7 @@ export function assetRef(id: string): { $asset: string } {
  */
 export function reviveMarkers(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
+  if (value instanceof Uint8Array || value instanceof AssetRef) return value;
   if (Array.isArray(value)) return value.map((item) => reviveMarkers(item, depth + 1));
   const id = assetIdOf(value);
   if (id !== undefined) return new AssetRef(id);
@@ -93,4 +94,22 @@ export function reviveMarkers(value: unknown, depth = 0): unknown {
     });
   }
   return out;
+}
+
+/**
+ * A `JSON.stringify` replacer writing host values in the marker form `reviveMarkers` reads back: an
+ * `AssetRef` as `{$asset: id}`, a `Uint8Array` as `{$bytes: base64}`. Plain `JSON.stringify` would
+ * write them as `{"id": ...}` and one key per byte, losing what they were.
+ */
+export function markerReplacer(this: unknown, key: string, value: unknown): unknown {
+  // The holder's own value, before `toJSON`: a Node Buffer would otherwise arrive as {type, data}.
+  const raw = (this as Record<string, unknown>)[key];
+  if (raw instanceof Uint8Array) return { $bytes: bytesToBase64(raw) };
+  if (value instanceof AssetRef) return assetRef(value.id);
+  return value;
+}
+
+/** The JSON text of a workflow value (job inputs, graphs, outputs), assets and bytes kept as markers. */
+export function markersJson(value: unknown): string {
+  return JSON.stringify(value, markerReplacer) ?? "null";
 }

@@ -31,12 +31,13 @@ export class UiClient {
   ) {}
 
   async serve(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
-    const done = (answer: Answer): WireCallResult =>
+    // `fromServer`: the value already travelled in the boundary encoding; encoding it again would escape it.
+    const done = (answer: Answer, fromServer = false): WireCallResult =>
       answer.ok
         ? {
             call_id: call.call_id,
             ok: true,
-            value: toWire(answer.value, "result"),
+            value: fromServer ? answer.value : toWire(answer.value, "result"),
             ...(answer.waited_ms ? { waited_ms: answer.waited_ms } : {}),
           }
         : {
@@ -60,8 +61,9 @@ export class UiClient {
     const args = { ...folded.args };
     const open = this.editor.store.getSnapshot().workflow;
 
-    // Another workflow than the open one: the server edits the stored copy (same gate, no editor).
-    if (isDocumentOp(spec.name) && typeof args.workflow_id === "string" && args.workflow_id !== open?.id) {
+    // Another workflow than the open one: the server acts on the stored copy (same gate, no editor).
+    const acts = isDocumentOp(spec.name) || spec.name === "ui_run_workflow";
+    if (acts && typeof args.workflow_id === "string" && args.workflow_id !== open?.id) {
       return done(
         await this.#resend(
           () =>
@@ -69,21 +71,39 @@ export class UiClient {
               runId,
               module: UI_MODULE,
               export: spec.name,
-              args: [args],
+              args: [toWire(args, "args")],
               callId: call.call_id,
             }),
           isCurrent,
         ),
+        true,
       );
     }
 
+    if (spec.name === "ui_run_workflow") {
+      if (!open) {
+        return done({
+          ok: false,
+          error: failure(
+            "capability_unavailable",
+            "ui_run_workflow: no workflow is open in the editor. Open one or pass workflow_id.",
+          ),
+        });
+      }
+      // The graph on screen (saved or not) is what runs; the approval is bound to exactly this graph.
+      args.graph = this.editor.store.getSnapshot().graph;
+      args.workflow_id = open.id;
+    }
     const authorized = await this.#resend(
       () => this.api.run.authorize.mutate({ runId, capability: spec.name, args, callId: call.call_id }),
       isCurrent,
     );
     if (!authorized.ok) return done(authorized);
     const { args: valid } = authorized.value as Authorization;
-    const applied = await this.#apply(spec.name, valid as Record<string, unknown>);
+    const applied =
+      spec.name === "ui_run_workflow"
+        ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
+        : await this.#apply(spec.name, valid as Record<string, unknown>);
     await this.api.run.complete
       .mutate({
         runId,
@@ -92,7 +112,10 @@ export class UiClient {
         ...(applied.ok ? {} : { error: { code: applied.error.code, message: applied.error.message } }),
       })
       .catch(() => {});
-    return done(authorized.waited_ms ? { ...applied, waited_ms: authorized.waited_ms } : applied);
+    return done(
+      authorized.waited_ms ? { ...applied, waited_ms: authorized.waited_ms } : applied,
+      spec.name === "ui_run_workflow",
+    );
   }
 
   async #apply(name: string, args: Record<string, unknown>): Promise<Answer> {
@@ -131,6 +154,24 @@ export class UiClient {
       default:
         return { ok: false, error: failure("capability_unavailable", `${name} is not served by this page.`) };
     }
+  }
+
+  /** Starts the authorised job on the server, then waits for it like workflows.run does. */
+  async #runJob(runId: string, callId: string, args: { wait_ms?: number }, isCurrent: () => boolean): Promise<Answer> {
+    const started = await this.#resend(() => this.api.run.startJob.mutate({ runId, callId }), isCurrent);
+    if (!started.ok) return started;
+    const { job_id } = started.value as { job_id: string };
+    return this.#resend(
+      () =>
+        this.api.run.invoke.mutate({
+          runId,
+          module: moduleSpecifier("jobs"),
+          export: "wait_job",
+          args: [{ job_id, wait_ms: args.wait_ms ?? 20_000 }],
+          callId: `${callId}:wait`,
+        }),
+      isCurrent,
+    );
   }
 
   /** Sends a held call again with the same callId while the server answers `{pending: true}`. */

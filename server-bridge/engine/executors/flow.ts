@@ -47,10 +47,20 @@ export const flowExecutors: Record<string, Executor> = {
     return { output: found.memories };
   },
 
-  "code.run": () => {
-    throw new NodeError(
-      "code.run is not available on this server yet: the server-side QuickJS sandbox host is not installed. Use math.expression, text.template or the json and list nodes instead.",
-      "capability_unavailable",
-    );
+  // The contract (what data.code may be, what the function gets and returns) is in ../code-source.ts.
+  "code.run": async (inputs, ctx) => {
+    if (!ctx.code) {
+      throw new NodeError(
+        "code.run needs the server-side QuickJS sandbox, which this host does not provide. Use math.expression, text.template or the json and list nodes instead.",
+        "capability_unavailable",
+      );
+    }
+    const output = await ctx.code.run({
+      code: inputs.code as string,
+      input: inputs.input,
+      timeoutMs: inputs.timeout_ms as number,
+      signal: ctx.signal,
+    });
+    return { output };
   },
 };

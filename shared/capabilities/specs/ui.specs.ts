@@ -4,8 +4,9 @@
  * stored workflow named by `workflow_id` and steering tools answer `capability_unavailable`.
  */
 import { z } from "zod";
-import { GraphEdge, GraphNode } from "../../graph/document.ts";
+import { Graph, GraphEdge, GraphNode } from "../../graph/document.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
+import { describeRun } from "./workflows.specs.ts";
 
 const WorkflowId = z
   .string()
@@ -158,6 +159,32 @@ export const uiPaste = defineSpec({
   userMessage: (args) => `Paste ${args.fragment.nodes.length} node(s) into the workflow`,
 });
 
+export const uiRunWorkflow = defineSpec({
+  name: "ui_run_workflow",
+  method: "runWorkflow",
+  description:
+    "Run the workflow open in the editor, as it is on screen (saved or not), and wait for it up to wait_ms; the panel shows its progress. Returns the job like workflows.run: status, outputs, the error naming the failing node. Without an editor, pass workflow_id to run the stored workflow.",
+  category: "execute",
+  positional: ["workflow_id"],
+  input: z.object({
+    workflow_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("A stored workflow to run; omit it to run the workflow open in the editor"),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Values for the graph's workflow.input nodes, by name"),
+    wait_ms: z.number().int().min(0).max(55_000).default(20_000).describe("How long to wait for the job to finish"),
+    graph: Graph.optional().describe(
+      "Set by the editor: the graph on screen, so the approval lists what it will use. An action leaves it out (to run a graph of your own, use workflows.run).",
+    ),
+  }),
+  userMessage: (args) => describeRun("Run", args, "the workflow open in the editor"),
+});
+
 export const listRenderers = defineSpec({
   name: "list_renderers",
   method: "renderers",
@@ -183,6 +210,7 @@ export const uiModule: ModuleSpecs = {
     uiSearchNodes,
     uiCopy,
     uiPaste,
+    uiRunWorkflow,
     listRenderers,
   ],
 };

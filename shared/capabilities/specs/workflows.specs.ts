@@ -105,13 +105,21 @@ const needsGraph = {
 const hasGraph = (v: { workflow_id?: string | undefined; graph?: unknown }) =>
   v.workflow_id !== undefined || v.graph !== undefined;
 
-/** The approval line: what will run, and the non-read categories its node types use. */
-function describeRun(verb: string, args: { workflow_id?: string | undefined; graph?: Graph | undefined }): string {
+/**
+ * The approval line: what will run, and the non-read categories its node types use (when the graph is
+ * in the arguments). `unnamed` names what runs when neither a graph nor a workflow id is given.
+ */
+export function describeRun(
+  verb: string,
+  args: { workflow_id?: string | undefined; graph?: Graph | undefined },
+  unnamed = "a workflow",
+): string {
   if (args.graph) {
     const what = args.workflow_id ? `workflow ${args.workflow_id} (with the graph given)` : "a workflow graph";
     return `${verb} ${what}: ${args.graph.nodes.length} nodes. ${describeEffects(args.graph.nodes.map((n) => n.type))}`;
   }
-  return `${verb} workflow ${args.workflow_id}. Any write, execute or external effect of its nodes passes the gate on its own when it runs.`;
+  const what = args.workflow_id === undefined ? unnamed : `workflow ${args.workflow_id}`;
+  return `${verb} ${what}. Any write, execute or external effect of its nodes passes the gate on its own when it runs.`;
 }
 
 export const runWorkflow = defineSpec({

@@ -1,0 +1,93 @@
+/**
+ * `npm run bench:mcp`: the stdio round trip of a trivial `execute_code` (`export default 1`) on our MCP
+ * server, divided by the round trip of a trivial tool call on a minimal SDK server (this file, started
+ * with `--minimal-server`), both measured in the same run over the same transport. Target: at most 2.
+ * Also prints the size of the `execute_code` description (target: at most 4,000 characters).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const WARMUP = 10;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+
+async function minimalServer(): Promise<void> {
+  const server = new McpServer({ name: "minimal", version: "1.0.0" });
+  server.registerTool(
+    "echo",
+    { description: "echo", inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({
+      content: [{ type: "text", text }],
+    }),
+  );
+  await server.connect(new StdioServerTransport());
+}
+
+async function connect(args: string[], env: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", ...args],
+      cwd: ROOT,
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: "ignore",
+    }),
+    { timeout: 60_000 },
+  );
+  return client;
+}
+
+async function median(call: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < WARMUP; i++) await call();
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+async function bench(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-mcp-"));
+  const ours = await connect(["server-bridge/main.ts", "mcp", "--mode", "auto"], { DATA_DIR: dataDir });
+  const minimal = await connect(["bench/mcp.ts", "--minimal-server"], {});
+  try {
+    const { tools } = await ours.listTools();
+    const description = tools.find((t) => t.name === "execute_code")?.description ?? "";
+    const options = { timeout: 30_000 };
+    const executeMs = await median(async () => {
+      const result = await ours.callTool(
+        { name: "execute_code", arguments: { risk: "low", description: "bench", code: "export default 1;" } },
+        undefined,
+        options,
+      );
+      if (result.isError) throw new Error(`execute_code failed: ${JSON.stringify(result.content)}`);
+    });
+    const minimalMs = await median(() =>
+      minimal.callTool({ name: "echo", arguments: { text: "1" } }, undefined, options),
+    );
+    const ratio = executeMs / minimalMs;
+    console.log(`execute_code description: ${description.length} chars (target <= 4000)`);
+    console.log(`stdio round trip, median of ${ROUNDS}:`);
+    console.log(`  trivial execute_code        ${executeMs.toFixed(2)} ms`);
+    console.log(`  trivial tool, minimal server ${minimalMs.toFixed(2)} ms`);
+    console.log(`  ratio                       ${ratio.toFixed(2)} (target <= 2)`);
+  } finally {
+    await ours.close();
+    await minimal.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes("--minimal-server")) await minimalServer();
+else await bench();

@@ -1,0 +1,54 @@
+/**
+ * The `nodetool://capabilities` resource: everything a client may want to know before writing an
+ * action, as JSON. The server, its two direct tools, and each mounted module with its exports (wire
+ * name, method, description, category and the input JSON Schema derived from the spec's zod schema),
+ * plus the library packs the session allows. Built from the eager spec table; nothing is written twice.
+ */
+import { findModule, inputJsonSchema, moduleSpecifier } from "../../shared/capabilities/table.ts";
+import type { PackInfo } from "../../shared/protocol/worker.ts";
+import { packSpecifier } from "../../shared/sandbox/facade.ts";
+
+export const CAPABILITIES_URI = "nodetool://capabilities";
+export const SERVER_INFO = { name: "nodetool-sandbox", version: "0.1.0" } as const;
+
+export interface DirectTool {
+  name: string;
+  description: string;
+}
+
+export function capabilitiesDocument(options: {
+  mounted: readonly string[];
+  packs: readonly PackInfo[];
+  tools: readonly DirectTool[];
+  mode: string;
+}) {
+  return {
+    server: { ...SERVER_INFO, mode: options.mode },
+    tools: options.tools,
+    modules: options.mounted.flatMap((name) => {
+      const module = findModule(name);
+      if (!module) return [];
+      return [
+        {
+          name: module.name,
+          specifier: moduleSpecifier(module.name),
+          description: module.description,
+          exports: module.specs.map((spec) => ({
+            name: spec.name,
+            method: spec.method,
+            description: spec.description,
+            category: spec.category,
+            ...(spec.positional ? { positional: spec.positional } : {}),
+            input: inputJsonSchema(spec),
+          })),
+        },
+      ];
+    }),
+    packs: options.packs.map((pack) => ({
+      name: pack.name,
+      specifier: packSpecifier(pack.name),
+      description: pack.description,
+      exports: pack.exports,
+    })),
+  };
+}

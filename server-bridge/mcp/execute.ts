@@ -1,0 +1,145 @@
+/**
+ * `execute_code`: one action in a `worker_threads` sandbox, every capability module mounted for the MCP
+ * session and the first-party packs allowed, the guest's calls served in-process (dispatcher ->
+ * `run.invoke`, no HTTP). Each call is one run of the session; its approver asks through this tool
+ * call's elicitations (or denies when the client cannot be asked). In auto mode an action marked
+ * `risk: "high"` is admitted by one ask first (skipped when the client cannot be asked): a courtesy,
+ * since `risk` is the agent's own claim; the gate still decides every call. Progress notifications
+ * keep clients that abort quiet calls waiting; the call's cancellation cancels the action and ends
+ * its run.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { AppServices } from "../app-services.ts";
+import type { LibraryDispatcher } from "../packs/index.ts";
+import { runSandboxedAction } from "../sandbox/action.ts";
+import { admit, elicitingApprover, noElicitationApprover, type ToolExtra } from "./elicit.ts";
+import type { SandboxPool } from "./pool.ts";
+import { observationResult, refusedObservation } from "./results.ts";
+import type { McpAgentSession } from "./session.ts";
+
+export const ExecuteCodeInput = z.object({
+  title: z.string().max(200).optional().describe("A short title for the action"),
+  risk: z
+    .enum(["low", "high"])
+    .describe('"high" when the action changes or deletes the user\'s data or reaches outside; otherwise "low"'),
+  description: z.string().min(1).max(4000).describe("What the action does and why, in a sentence or two"),
+  code: z.string().min(1).max(1_000_000).describe("The action: one JavaScript ES module"),
+});
+export type ExecuteCodeInput = z.infer<typeof ExecuteCodeInput>;
+
+export interface ExecuteContext {
+  app: AppServices;
+  agent: McpAgentSession;
+  pool: SandboxPool;
+  library: LibraryDispatcher;
+  /** Whether the connected client declared elicitation support. */
+  canElicit(): boolean;
+  /** How often a long action reports progress (when the client gave a progress token). */
+  progressIntervalMs: number;
+}
+
+/** Sends `notifications/progress` for this call while it runs, if the client asked for progress. */
+function reportProgress(extra: ToolExtra, intervalMs: number) {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return { callSettled: undefined, stop: () => {} };
+  const started = performance.now();
+  let progress = 0;
+  let calls = 0;
+  let lastSent = 0;
+  const send = () => {
+    lastSent = performance.now();
+    const seconds = Math.round((lastSent - started) / 1000);
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: {
+          progressToken: token,
+          progress: ++progress,
+          message: `running for ${seconds} s, ${calls} capability calls done`,
+        },
+      })
+      .catch(() => undefined);
+  };
+  const timer = setInterval(send, intervalMs);
+  timer.unref?.();
+  return {
+    // A settled call is news too, but never more often than the heartbeat.
+    callSettled: () => {
+      calls++;
+      if (performance.now() - lastSent >= intervalMs) send();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+export async function executeCode(
+  ctx: ExecuteContext,
+  input: ExecuteCodeInput,
+  extra: ToolExtra,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  const { app, agent } = ctx;
+  const canElicit = ctx.canElicit();
+  if (agent.mode() === "auto" && input.risk === "high" && canElicit) {
+    const admission = await admit(extra, input, app.config.approvalTimeoutMs);
+    if (admission === "declined") {
+      return observationResult(
+        refusedObservation(
+          "permission_denied",
+          "The user declined to run this action; nothing ran. Do not retry it unchanged: ask the user what to do instead.",
+          started,
+        ),
+      );
+    }
+    if (admission === "timeout") {
+      return observationResult(
+        refusedObservation(
+          "approval_timeout",
+          "Nobody answered whether this high-risk action may run; nothing ran. Try again when the user is present.",
+          started,
+        ),
+      );
+    }
+  }
+  const approver = canElicit ? elicitingApprover(extra, app.config.approvalTimeoutMs) : noElicitationApprover;
+  const run = agent.openRun(approver);
+  const progress = reportProgress(extra, ctx.progressIntervalMs);
+  // Cancelled: the run ends at once (a call still waiting, or made later, has no effect), and the
+  // sandbox cancels the action at its next step (a purely synchronous loop runs to its deadline).
+  const onCancel = () => run.end("cancelled");
+  extra.signal.addEventListener("abort", onCancel, { once: true });
+  try {
+    const { observation } = await ctx.pool.use(async (sandbox) => {
+      // Cancelled while it waited for a sandbox: it never starts.
+      if (extra.signal.aborted)
+        return { observation: refusedObservation("cancelled", "The action was cancelled before it started.", started) };
+      return runSandboxedAction(sandbox, {
+        action: input.code,
+        run: run.live.run,
+        mounted: agent.mounted,
+        packs: agent.packs,
+        library: ctx.library,
+        limits: { timeout_ms: app.config.actionTimeoutMs },
+        signal: extra.signal,
+        onCallSettled: progress.callSettled,
+      });
+    });
+    return observationResult(observation);
+  } catch (err) {
+    app.log("error", "execute_code failed outside the action", err);
+    return observationResult(
+      refusedObservation(
+        "run_ended",
+        "The sandbox could not run the action; nothing more is known. Try again.",
+        started,
+      ),
+    );
+  } finally {
+    extra.signal.removeEventListener("abort", onCancel);
+    progress.stop();
+    // The action is over; its run's rows are settled right after the answer leaves, off the round trip.
+    const reason = extra.signal.aborted ? "cancelled" : "ended";
+    setImmediate(() => run.end(reason));
+  }
+}

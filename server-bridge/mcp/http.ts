@@ -1,0 +1,172 @@
+/**
+ * Streamable HTTP at `/mcp` on the main server. Our own HTTP layer guards every request before the
+ * SDK sees it: the Host was checked by the router, the Origin is checked here (a foreign one gets 403:
+ * DNS-rebinding and cross-site protection), and a request without a valid MCP token gets 401 with
+ * `WWW-Authenticate` before any session exists. Each MCP session has its own server and transport
+ * (so clients reusing JSON-RPC ids never meet) and is bound to the user whose token opened it: another
+ * user's token naming it is told the session does not exist. Sessions are capped in number and closed
+ * when idle; the body is read under the server's size cap.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { AppServices } from "../app-services.ts";
+import { readBody } from "../http/body.ts";
+import { bearer, identify, isForeign } from "../http/guard.ts";
+import { sendError } from "../http/respond.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import { SandboxPool } from "./pool.ts";
+import { createMcpServer, type McpSessionServer } from "./server.ts";
+
+export interface McpHttpOptions {
+  /** Sandbox hosts shared by every HTTP session (default 2). */
+  poolSize?: number;
+  maxSessions?: number;
+  /** A session with no request for this long is closed. */
+  idleMs?: number;
+  progressIntervalMs?: number;
+}
+
+export interface McpHttp {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+interface Entry {
+  userId: string;
+  session: McpSessionServer;
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { "Content-Type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): McpHttp {
+  const sessions = new Map<string, Entry>();
+  const pool = new SandboxPool({ size: options.poolSize ?? 2 });
+  const library = defaultLibrary();
+  const maxSessions = options.maxSessions ?? 100;
+  const idleMs = options.idleMs ?? 30 * 60_000;
+  let closed = false;
+
+  const drop = (id: string) => {
+    const entry = sessions.get(id);
+    if (!entry) return;
+    sessions.delete(id);
+    void entry.session.close();
+  };
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, entry] of sessions) if (entry.lastSeen < cutoff) drop(id);
+    },
+    Math.min(60_000, idleMs),
+  );
+  sweep.unref();
+
+  async function open(userId: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (sessions.size >= maxSessions) {
+      rpcError(res, 503, -32000, "Too many MCP sessions are open on this server; close one (DELETE /mcp) and retry.");
+      return;
+    }
+    pool.warm();
+    const session = createMcpServer({
+      app,
+      userId,
+      mode: app.config.mcpMode,
+      pool,
+      library,
+      ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { userId, session, transport, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => drop(id),
+    });
+    session.server.server.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await session.server.connect(transport);
+    await transport.handleRequest(req, res, body);
+    // An initialize that failed leaves a server no one can reach: close it now.
+    if (!transport.sessionId || !sessions.has(transport.sessionId)) await session.close();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (closed) {
+      rpcError(res, 503, -32000, "The server is shutting down.");
+      return;
+    }
+    if (isForeign(req)) {
+      sendError(res, 403, "unauthorized", "Requests from another origin may not use /mcp.");
+      return;
+    }
+    const { userId } = identify(app, req, "mcp");
+    if (!userId) {
+      const presented = bearer(req) !== undefined;
+      sendError(res, 401, "unauthorized", "/mcp needs the MCP token: send Authorization: Bearer <MCP token>.", {
+        "WWW-Authenticate": `Bearer realm="nodetool-mcp"${presented ? ', error="invalid_token"' : ""}`,
+      });
+      return;
+    }
+    const method = req.method ?? "GET";
+    if (method !== "POST" && method !== "GET" && method !== "DELETE") {
+      res.writeHead(405, { Allow: "GET, POST, DELETE" }).end();
+      return;
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    const entry = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (sessionId !== undefined && (!entry || entry.userId !== userId)) {
+      // Someone else's session looks exactly like one that never existed.
+      rpcError(res, 404, -32001, "Session not found; initialize a new one.");
+      return;
+    }
+    let body: unknown;
+    if (method === "POST") {
+      const read = await readBody(req, app.config.maxBodyBytes);
+      if (!read.ok) {
+        if (read.reason === "too_large")
+          rpcError(res, 413, -32600, `The request body is over ${app.config.maxBodyBytes} bytes.`);
+        else res.destroy();
+        return;
+      }
+      try {
+        body = JSON.parse(read.body.toString("utf8"));
+      } catch {
+        rpcError(res, 400, -32700, "Parse error: the body is not JSON.");
+        return;
+      }
+    }
+    if (!entry) {
+      if (method === "POST" && isInitializeRequest(body)) return open(userId, req, res, body);
+      rpcError(res, 400, -32000, "Bad Request: no mcp-session-id; send initialize first.");
+      return;
+    }
+    entry.lastSeen = Date.now();
+    await entry.transport.handleRequest(req, res, body);
+  }
+
+  return {
+    handle,
+    get sessionCount() {
+      return sessions.size;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweep);
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((entry) => entry.session.close()));
+      await pool.dispose();
+    },
+  };
+}

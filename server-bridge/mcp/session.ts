@@ -1,0 +1,60 @@
+/**
+ * The agent session behind one MCP session: a store-backed session of the user the MCP client is bound
+ * to (the MCP token's owner over HTTP, the local user over stdio), in the configured mode, with every
+ * capability module mounted and the first-party packs allowed. The allow-set lives in the store, so an
+ * "allow for this session" answer lasts for the MCP session. Each `execute_code` is one run in it,
+ * whose approver is bound to that tool call (its elicitations travel on the call's own stream).
+ */
+import type { Mode } from "../../shared/capabilities/types.ts";
+import type { Approver } from "../../shared/gate/approvals.ts";
+import type { Gate } from "../../shared/gate/gate.ts";
+import type { AppServices } from "../app-services.ts";
+import type { LiveRun } from "../runs/runs.ts";
+
+export interface McpRun {
+  live: LiveRun;
+  /** Ends the run (aborts what still waits on it) and flushes its audit rows; safe to call twice. */
+  end(reason?: "ended" | "cancelled"): void;
+}
+
+export class McpAgentSession {
+  readonly sessionId: string;
+  readonly mounted: readonly string[];
+  readonly packs: readonly string[];
+
+  constructor(
+    private readonly app: AppServices,
+    readonly userId: string,
+    mode: Mode,
+  ) {
+    const session = app.sessions.create(userId, { mode });
+    this.sessionId = session.sessionId;
+    this.mounted = session.modules;
+    this.packs = session.packs;
+  }
+
+  /** The session's mode as the store has it now (a person may change it from the editor). */
+  mode(): Mode {
+    return this.app.sessions.mode(this.sessionId);
+  }
+
+  openRun(approver: Approver): McpRun {
+    const gate: Gate = {
+      mode: () => this.app.sessions.mode(this.sessionId),
+      allowSet: this.app.sessions.allowSet(this.sessionId),
+      approver,
+      approvalTimeoutMs: this.app.config.approvalTimeoutMs,
+    };
+    const live = this.app.runs.start(this.userId, this.sessionId, { gate });
+    let ended = false;
+    return {
+      live,
+      end: (reason = "ended") => {
+        if (ended) return;
+        ended = true;
+        this.app.runs.end(this.userId, live.id, reason);
+        this.app.audit.flush();
+      },
+    };
+  }
+}

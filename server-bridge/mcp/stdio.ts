@@ -1,0 +1,73 @@
+/**
+ * `npm run --silent mcp` / `node server-bridge/main.ts mcp [--mode plan|default|auto]`: MCP over stdio,
+ * bound to the local user, on the same $DATA_DIR as a running server (WAL, busy timeout, own leases,
+ * renewed while it lives). Stdout carries nothing but protocol: `console.log` and friends are sent to
+ * stderr before anything else runs, and so are the server's own logs. Resolves with the exit code when
+ * the client closes stdin.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { MODES, type Mode } from "../../shared/capabilities/types.ts";
+import { createServices } from "../app.ts";
+import { LOCAL_USER } from "../auth/tokens.ts";
+import { configFromEnv } from "../config.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import { SandboxPool } from "./pool.ts";
+import { createMcpServer } from "./server.ts";
+
+export const MCP_USAGE = "usage: npm run --silent mcp -- [--mode plan|default|auto]";
+
+export function parseMcpArgs(argv: readonly string[]): { mode?: Mode } | { error: string } {
+  let mode: Mode | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const value = arg.startsWith("--mode=") ? arg.slice("--mode=".length) : arg === "--mode" ? argv[++i] : undefined;
+    if (value === undefined) return { error: `unexpected argument ${arg}` };
+    if (!MODES.includes(value as Mode)) return { error: `--mode must be one of ${MODES.join(", ")}` };
+    mode = value as Mode;
+  }
+  return mode ? { mode } : {};
+}
+
+/** Everything a library or a stray debug line would print goes to stderr: stdout is the protocol's. */
+function keepStdoutForProtocol(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+export async function mcpStdioCommand(argv: readonly string[]): Promise<number> {
+  keepStdoutForProtocol();
+  const args = parseMcpArgs(argv);
+  if ("error" in args) {
+    process.stderr.write(`${args.error}\n${MCP_USAGE}\n`);
+    return 2;
+  }
+  const config = configFromEnv();
+  const app = createServices(config);
+  const renew = setInterval(() => app.runs.renewLeases(), Math.max(1000, Math.floor(config.leaseMs / 3)));
+  renew.unref();
+  const pool = new SandboxPool({ size: 1 });
+  pool.warm();
+  const session = createMcpServer({
+    app,
+    userId: LOCAL_USER,
+    mode: args.mode ?? config.mcpMode,
+    pool,
+    library: defaultLibrary(),
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await session.server.connect(transport);
+  await closed;
+  clearInterval(renew);
+  await session.close();
+  await pool.dispose();
+  app.runs.endAll();
+  app.audit.flush();
+  app.store.dispose();
+  return 0;
+}

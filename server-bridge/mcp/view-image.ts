@@ -1,0 +1,170 @@
+/**
+ * `view_image`: pixels for the model, which cannot ride the JSON observation. The image is one of the
+ * user's image assets (by id or `asset://` URI) or a `data:` URI with a size cap; `file://` and remote
+ * URLs are refused (the server never reads paths or fetches for this tool). The picture is decoded and
+ * re-encoded with sharp (upright, metadata stripped): a region is cropped in source pixels, then the
+ * longest side is capped (768 px for `low`, 2048 for `high`). Failures are tool errors with a code and
+ * a message for the model; nothing from the host (paths, decoder internals) leaks.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import sharp, { type Metadata } from "sharp";
+import { z } from "zod";
+import { type ErrorCode, isCodedError } from "../../shared/protocol/errors.ts";
+import { base64ToBytes } from "../../shared/protocol/values.ts";
+import type { AppServices } from "../app-services.ts";
+import { MAX_INPUT_PIXELS } from "../assets/images.ts";
+import { sniffRaster } from "../assets/media-types.ts";
+import { AssetStore, assetLimits } from "../assets/store.ts";
+
+/** Decoded bytes a data: URI may carry. */
+export const DATA_URI_MAX_BYTES = 8 * 1024 * 1024;
+const LONGEST_SIDE = { low: 768, high: 2048 } as const;
+
+export const ViewImageInput = z.object({
+  image_id: z
+    .string()
+    .min(1)
+    .max(Math.ceil((DATA_URI_MAX_BYTES * 4) / 3) + 100)
+    .describe('An image asset: its id ("ast_..."), "asset://<id>", or a data: URI (base64, at most 8 MiB)'),
+  question: z.string().max(2000).optional().describe("What you want to find out from the picture (echoed back)"),
+  detail: z.enum(["low", "high"]).optional().describe("low: longest side at most 768 px; high (default): 2048 px"),
+  region: z
+    .object({
+      x: z.number().int().min(0),
+      y: z.number().int().min(0),
+      width: z.number().int().min(1),
+      height: z.number().int().min(1),
+    })
+    .optional()
+    .describe("Crop to this rectangle first, in the source image's pixels (origin top left)"),
+});
+export type ViewImageInput = z.infer<typeof ViewImageInput>;
+
+export const VIEW_IMAGE_DESCRIPTION =
+  "Show an image to you: an image asset by id (the {$asset} an action returned, e.g. from assets.save or assets.list) or a data: URI. Optional region crops in source pixels; detail low caps the longest side at 768 px. No file paths or remote URLs: fetch or save them as assets with execute_code first.";
+
+class ViewError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Source {
+  bytes: Uint8Array;
+  label: string;
+}
+
+function loadSource(app: AppServices, userId: string, ref: string): Source {
+  const trimmed = ref.trim();
+  if (/^data:/i.test(trimmed)) {
+    const match = trimmed.match(/^data:(image\/[\w.+-]+)?(?:;[\w-]+=[\w.-]+)*;base64,([A-Za-z0-9+/=\s]*)$/i);
+    if (!match)
+      throw new ViewError("invalid_call", "Only base64 data: URIs of images are accepted (data:image/png;base64,...).");
+    const body = (match[2] ?? "").replace(/\s+/g, "");
+    if (Math.floor((body.length * 3) / 4) > DATA_URI_MAX_BYTES) {
+      throw new ViewError(
+        "invalid_call",
+        `The data: URI holds more than ${DATA_URI_MAX_BYTES >> 20} MiB; save the image as an asset and view it by id.`,
+      );
+    }
+    return { bytes: base64ToBytes(body, "image_id"), label: "data: URI" };
+  }
+  if (/^file:/i.test(trimmed)) {
+    throw new ViewError(
+      "invalid_call",
+      "file:// paths are not read by this server. Save the image as an asset (assets.save in execute_code) and view it by id.",
+    );
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) && !/^asset:\/\//i.test(trimmed)) {
+    throw new ViewError(
+      "invalid_call",
+      "Remote URLs are not fetched by view_image. Fetch the image with web.request in execute_code, save it with assets.save, then view it by id.",
+    );
+  }
+  const id = trimmed.replace(/^asset:\/\//i, "");
+  const assets = new AssetStore(app.store, assetLimits(app.config));
+  const row = /^[\w-]{1,200}$/.test(id) ? assets.find(userId, id) : undefined;
+  if (!row)
+    throw new ViewError(
+      "invalid_call",
+      `No image asset "${id.slice(0, 200)}". List them with assets.list({content_type: "image/"}) in execute_code.`,
+    );
+  if (row.kind !== "image")
+    throw new ViewError("invalid_call", `Asset ${row.id} is ${row.content_type}, not an image view_image can show.`);
+  return { bytes: assets.read(row), label: `${row.id} "${row.name}"` };
+}
+
+async function render(source: Source, input: ViewImageInput) {
+  const type = sniffRaster(source.bytes);
+  if (!type) throw new ViewError("invalid_call", `${source.label} is not a PNG, JPEG, WebP, GIF, AVIF or TIFF image.`);
+  const open = () => sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", pages: 1 }).rotate();
+  let meta: Metadata;
+  try {
+    meta = await sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 }).metadata();
+  } catch {
+    throw new ViewError(
+      "invalid_call",
+      `${source.label} could not be decoded as an image (corrupt, truncated, or over ${MAX_INPUT_PIXELS} pixels).`,
+    );
+  }
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  const pipeline = open();
+  const region = input.region;
+  if (region) {
+    if (region.x + region.width > width || region.y + region.height > height) {
+      throw new ViewError(
+        "invalid_call",
+        `The region ${region.width}x${region.height} at (${region.x}, ${region.y}) does not fit in the ${width}x${height} image.`,
+      );
+    }
+    pipeline.extract({ left: region.x, top: region.y, width: region.width, height: region.height });
+  }
+  const cap = LONGEST_SIDE[input.detail ?? "high"];
+  pipeline.resize({ width: cap, height: cap, fit: "inside", withoutEnlargement: true });
+  // PNG keeps transparency and flat graphics exact; photographs travel smaller as JPEG.
+  const png = meta.hasAlpha === true || type === "image/png" || type === "image/gif";
+  try {
+    const { data, info } = await (png ? pipeline.png() : pipeline.jpeg({ quality: 85 })).toBuffer({
+      resolveWithObject: true,
+    });
+    return { data, info, width, height, type, mimeType: png ? "image/png" : "image/jpeg" };
+  } catch {
+    throw new ViewError(
+      "invalid_call",
+      `${source.label} could not be decoded as an image (corrupt or truncated data).`,
+    );
+  }
+}
+
+export async function viewImage(app: AppServices, userId: string, input: ViewImageInput): Promise<CallToolResult> {
+  try {
+    const source = loadSource(app, userId, input.image_id);
+    const out = await render(source, input);
+    const region = input.region
+      ? `, region ${input.region.width}x${input.region.height} at (${input.region.x}, ${input.region.y})`
+      : "";
+    const text =
+      `${source.label}: ${out.width}x${out.height} ${out.type}, ${source.bytes.byteLength} bytes${region}; ` +
+      `shown ${out.info.width}x${out.info.height} ${out.mimeType} (detail ${input.detail ?? "high"}).` +
+      (input.question ? `\nQuestion: ${input.question}` : "");
+    return {
+      content: [
+        { type: "image", data: out.data.toString("base64"), mimeType: out.mimeType },
+        { type: "text", text },
+      ],
+    };
+  } catch (err) {
+    if (!(err instanceof ViewError) && !isCodedError(err)) app.log("error", "view_image failed", err);
+    const code: ErrorCode =
+      err instanceof ViewError ? err.code : isCodedError(err) ? err.payload.code : "capability_failed";
+    const message =
+      err instanceof ViewError || isCodedError(err)
+        ? err.message
+        : "The image could not be shown; nothing more is known.";
+    return { content: [{ type: "text", text: `${code}: ${message}` }], isError: true };
+  }
+}

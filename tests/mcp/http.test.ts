@@ -1,0 +1,257 @@
+/**
+ * MCP over Streamable HTTP at /mcp with the SDK's own client against a real server and real SQLite:
+ * the guards (401, 403), sessions bound to their user, clients with colliding request ids, and the gate
+ * through elicitation.
+ */
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { hashToken } from "../../server-bridge/auth/tokens.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { httpClient, TIMEOUT, WORKFLOWS } from "./support.ts";
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** A raw request, so Host and Origin can be anything. */
+function raw(url: string, headers: Record<string, string>, body = INITIALIZE) {
+  const target = new URL(`${url}/mcp`);
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => {
+          text += chunk.toString("utf8");
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function sessionCount(server: TestServer): number {
+  return (server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+}
+
+/** A second user with an MCP token of their own. */
+function addMcpUser(server: TestServer, id: string, token: string): void {
+  server.app.store.db.prepare("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(id, id, Date.now());
+  server.app.store.db
+    .prepare("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'mcp', ?)")
+    .run(hashToken(token), id, Date.now());
+}
+
+const CREATE = (name: string) =>
+  `import { workflows } from "${WORKFLOWS}"; export default (await workflows.create(${JSON.stringify(name)})).name;`;
+
+describe("/mcp guards", () => {
+  it("answers 401 with WWW-Authenticate without a valid MCP token, before any session exists", async () => {
+    await using server = await startTestServer();
+    const before = sessionCount(server);
+    const none = await raw(server.url, {});
+    expect(none.status).toBe(401);
+    expect(String(none.headers["www-authenticate"])).toMatch(/^Bearer /);
+    const admin = await raw(server.url, { authorization: `Bearer ${server.token}` });
+    expect(admin.status).toBe(401);
+    expect(String(admin.headers["www-authenticate"])).toContain('error="invalid_token"');
+    expect(JSON.parse(admin.body).error.code).toBe("unauthorized");
+    await expect(httpClient(server.url, undefined)).rejects.toMatchObject({ code: 401 });
+    expect(sessionCount(server)).toBe(before);
+  });
+
+  it("answers 403 to a foreign Host or Origin, token or not", async () => {
+    await using server = await startTestServer();
+    const token = `Bearer ${server.app.credentials.mcpToken}`;
+    const port = new URL(server.url).port;
+    expect((await raw(server.url, { authorization: token, host: `evil.example:${port}` })).status).toBe(403);
+    expect((await raw(server.url, { authorization: token, origin: "http://evil.example" })).status).toBe(403);
+    expect(
+      (await raw(server.url, { authorization: token, origin: `http://127.0.0.1:${Number(port) + 1}` })).status,
+    ).toBe(403);
+    expect((await raw(server.url, { authorization: token, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    // Our own origin is fine.
+    expect((await raw(server.url, { authorization: token, origin: server.url })).status).toBe(200);
+  });
+});
+
+describe("/mcp sessions", () => {
+  it("lists exactly the two tools and binds each session to the user whose token opened it", async () => {
+    await using server = await startTestServer({ mcpMode: "auto" });
+    addMcpUser(server, "user_b", "token-of-user-b-0123456789");
+    await using a = await httpClient(server.url, server.app.credentials.mcpToken);
+    await using b = await httpClient(server.url, "token-of-user-b-0123456789");
+    const { tools } = await a.client.listTools(undefined, TIMEOUT);
+    expect(tools.map((t) => t.name).sort()).toEqual(["execute_code", "view_image"]);
+
+    expect((await a.run(CREATE("Mine"))).observation).toMatchObject({ ok: true, result: "Mine" });
+    const list = `import { workflows } from "${WORKFLOWS}"; export default (await workflows.list()).workflows.map((w) => w.name);`;
+    expect((await b.run(list)).observation.result).toEqual([]);
+    expect((await a.run(list)).observation.result).toEqual(["Mine"]);
+
+    // User b's token naming user a's session is told it does not exist.
+    const stolen = await raw(
+      server.url,
+      { authorization: "Bearer token-of-user-b-0123456789", "mcp-session-id": a.transport.sessionId ?? "" },
+      JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+    );
+    expect(stolen.status).toBe(404);
+  });
+
+  it("keeps two clients with colliding request ids apart", async () => {
+    await using server = await startTestServer();
+    await using a = await httpClient(server.url, server.app.credentials.mcpToken);
+    await using b = await httpClient(server.url, server.app.credentials.mcpToken);
+    // Both SDK clients number their requests from 0: every call below shares its id with the other's.
+    const results = await Promise.all(
+      [0, 1, 2].flatMap((i) => [
+        a.run(`export default "a${i}";`).then((r) => r.observation.result),
+        b.run(`export default "b${i}";`).then((r) => r.observation.result),
+      ]),
+    );
+    expect(results).toEqual(["a0", "b0", "a1", "b1", "a2", "b2"]);
+  });
+
+  it("forgets a session once the client ends it", async () => {
+    await using server = await startTestServer();
+    const client = await httpClient(server.url, server.app.credentials.mcpToken);
+    const id = client.transport.sessionId ?? "";
+    await client[Symbol.asyncDispose]();
+    const after = await raw(
+      server.url,
+      { authorization: `Bearer ${server.app.credentials.mcpToken}`, "mcp-session-id": id },
+      JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    );
+    expect(after.status).toBe(404);
+  });
+});
+
+describe("/mcp gate through elicitation", () => {
+  it("default mode: an accepted elicitation allows once, a declined one denies", async () => {
+    await using server = await startTestServer();
+    let answer: "accept" | "decline" = "accept";
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => (answer === "accept" ? { action: "accept", content: {} } : { action: "decline" }),
+    });
+    const allowed = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}";
+       const made = await workflows.create("Approved");
+       export default { made: made.name, count: (await workflows.list()).count };`,
+    );
+    expect(allowed.observation).toMatchObject({ ok: true, result: { made: "Approved", count: 1 } });
+    expect(mcp.elicitations).toHaveLength(1);
+    expect(mcp.elicitations[0]?.message).toContain("create_workflow");
+
+    answer = "decline";
+    const denied = await mcp.run(CREATE("Refused"));
+    expect(denied.result.isError).toBe(true);
+    expect(denied.observation.error?.code).toBe("permission_denied");
+    expect(mcp.elicitations).toHaveLength(2);
+    const names = server.app.store.db.prepare("SELECT name FROM workflows").all();
+    expect(names).toEqual([{ name: "Approved" }]);
+  });
+
+  it("default mode: 'for this session' stops asking for that capability", async () => {
+    await using server = await startTestServer();
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => ({ action: "accept", content: { for_session: true } }),
+    });
+    expect((await mcp.run(CREATE("One"))).observation.ok).toBe(true);
+    expect((await mcp.run(CREATE("Two"))).observation.ok).toBe(true);
+    expect(mcp.elicitations).toHaveLength(1);
+  });
+
+  it("default mode: no answer within the approval timeout settles as approval_timeout", async () => {
+    await using server = await startTestServer({ approvalTimeoutMs: 300 });
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: (_request, signal) =>
+        new Promise((resolve) => signal.addEventListener("abort", () => resolve({ action: "cancel" }))),
+    });
+    const { observation } = await mcp.run(CREATE("Late"));
+    expect(observation.error?.code).toBe("approval_timeout");
+  });
+
+  it("auto mode: a high-risk action asks once before it runs; declined, nothing runs", async () => {
+    await using server = await startTestServer({ mcpMode: "auto" });
+    let admit = false;
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => (admit ? { action: "accept", content: {} } : { action: "decline" }),
+    });
+    const declined = await mcp.run(CREATE("Risky"), { risk: "high" });
+    expect(declined.observation.error?.code).toBe("permission_denied");
+    expect(declined.observation.calls).toEqual([]);
+    admit = true;
+    const admitted = await mcp.run(`${CREATE("Risky")}\n`, { risk: "high" });
+    expect(admitted.observation).toMatchObject({ ok: true, result: "Risky" });
+    // Low risk in auto mode runs without asking; so do the writes inside an admitted action.
+    expect((await mcp.run(CREATE("Calm"))).observation.ok).toBe(true);
+    expect(mcp.elicitations).toHaveLength(2);
+    expect(mcp.elicitations[0]?.message).toContain("high-risk");
+  });
+});
+
+describe("/mcp long actions", () => {
+  it("ends a runaway action with timeout while the server keeps serving others", async () => {
+    await using server = await startTestServer({ actionTimeoutMs: 1000 });
+    await using a = await httpClient(server.url, server.app.credentials.mcpToken);
+    await using b = await httpClient(server.url, server.app.credentials.mcpToken);
+    const runaway = a.run("while (true) {}");
+    expect((await b.run("export default 1 + 1;")).observation.result).toBe(2);
+    expect((await runaway).observation.error?.code).toBe("timeout");
+    expect((await a.run("export default 'still here';")).observation.result).toBe("still here");
+  });
+
+  it("sends progress notifications when the client gave a progress token", async () => {
+    await using server = await startTestServer();
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken);
+    const progress: number[] = [];
+    const { observation } = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}"; await workflows.list(); export default "done";`,
+      { request: { ...TIMEOUT, onprogress: (p) => progress.push(p.progress) } },
+    );
+    expect(observation.result).toBe("done");
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it("cancels the action and ends its run when the client cancels the call", async () => {
+    await using server = await startTestServer({ actionTimeoutMs: 20_000 });
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken);
+    const controller = new AbortController();
+    const endless = `import { workflows } from "${WORKFLOWS}"; while (true) { await workflows.list(); }`;
+    const call = mcp.run(endless, { request: { ...TIMEOUT, signal: controller.signal } });
+    const calls = () => {
+      server.app.audit.flush();
+      return (server.app.store.db.prepare("SELECT count(*) AS n FROM audit").get() as { n: number }).n;
+    };
+    while (calls() < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort("enough");
+    await expect(call).rejects.toThrow();
+    const until = Date.now() + 10_000;
+    let status = "";
+    while (Date.now() < until) {
+      status = (
+        server.app.store.db.prepare("SELECT status FROM runs ORDER BY started_at DESC LIMIT 1").get() as {
+          status: string;
+        }
+      ).status;
+      if (status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe("cancelled");
+    // The action stopped too: its loop of calls no longer reaches the store.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const settled = calls();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls()).toBe(settled);
+    expect((await mcp.run("export default 'next';")).observation.result).toBe("next");
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * MCP over stdio with the SDK's own client: a spawned `node --import tsx server-bridge/main.ts mcp` on a
+ * temp $DATA_DIR, bound to the local user. Stdout must carry nothing but protocol.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../server-bridge/store/db.ts";
+import { stdioClient, TIMEOUT, WORKFLOWS } from "./support.ts";
+
+describe("MCP over stdio (auto mode)", () => {
+  let mcp: Awaited<ReturnType<typeof stdioClient>>;
+  beforeAll(async () => {
+    mcp = await stdioClient({ args: ["--mode", "auto"], env: { ACTION_TIMEOUT_MS: "1500" } });
+  });
+  afterAll(async () => {
+    await mcp?.[Symbol.asyncDispose]();
+  });
+
+  it("lists exactly execute_code and view_image", async () => {
+    const { tools } = await mcp.client.listTools(undefined, TIMEOUT);
+    expect(tools.map((t) => t.name).sort()).toEqual(["execute_code", "view_image"]);
+    const execute = tools.find((t) => t.name === "execute_code");
+    expect(execute?.inputSchema.required).toEqual(["risk", "description", "code"]);
+    expect(execute?.description?.length).toBeLessThanOrEqual(4000);
+    expect(execute?.description).toContain("workflows - read: list, get");
+  });
+
+  it("runs an action that creates and lists workflows on the store", async () => {
+    const { result, observation } = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}";
+       const made = await workflows.create("From stdio");
+       const page = await workflows.list();
+       export default { id: made.id, names: page.workflows.map((w) => w.name) };`,
+    );
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual(observation);
+    expect(observation).toMatchObject({ ok: true, result: { names: ["From stdio"] } });
+    // The row is in the SQLite file every other process of this $DATA_DIR reads.
+    const store = openStore(mcp.dataDir);
+    try {
+      const row = store.db
+        .prepare("SELECT name, user_id FROM workflows WHERE id = ?")
+        .get((observation.result as { id: string }).id);
+      expect(row).toEqual({ name: "From stdio", user_id: "local" });
+    } finally {
+      store.dispose();
+    }
+  });
+
+  it("refuses an undeclared import before running, naming the module", async () => {
+    const { result, observation } = await mcp.run(
+      `import { secrets } from "@nodetool-ai/sandbox-nodetool/secrets"; export default await secrets.read();`,
+    );
+    expect(result.isError).toBe(true);
+    expect(observation.error?.code).toBe("import_refused");
+    expect(observation.error?.message).toContain("@nodetool-ai/sandbox-nodetool/secrets");
+    expect(observation.calls).toEqual([]);
+  });
+
+  it("ends a runaway action with timeout and keeps serving", async () => {
+    const { observation } = await mcp.run("let n = 0; while (true) { n++; }");
+    expect(observation.error?.code).toBe("timeout");
+    const next = await mcp.run("export default 6 * 7;");
+    expect(next.observation).toMatchObject({ ok: true, result: 42 });
+  });
+
+  it("serves the capabilities resource as JSON", async () => {
+    const { resources } = await mcp.client.listResources(undefined, TIMEOUT);
+    expect(resources.map((r) => r.uri)).toEqual(["nodetool://capabilities"]);
+    const read = await mcp.client.readResource({ uri: "nodetool://capabilities" }, TIMEOUT);
+    const first = read.contents[0];
+    const doc = JSON.parse(first && "text" in first ? first.text : "{}");
+    expect(doc.server).toMatchObject({ name: "nodetool-sandbox", mode: "auto" });
+    expect(doc.tools.map((t: { name: string }) => t.name)).toEqual(["execute_code", "view_image"]);
+    const workflows = doc.modules.find((m: { name: string }) => m.name === "workflows");
+    expect(workflows.specifier).toBe(WORKFLOWS);
+    expect(workflows.exports).toContainEqual(
+      expect.objectContaining({
+        name: "create_workflow",
+        method: "create",
+        category: "write",
+        input: expect.objectContaining({ type: "object", required: ["name"] }),
+      }),
+    );
+    expect(doc.modules).toHaveLength(9);
+  });
+
+  it("kept stdout to protocol only", () => {
+    expect(mcp.errors).toEqual([]);
+  });
+});
+
+describe("MCP over stdio (default mode, a client without elicitation)", () => {
+  it("denies a write with a message on how to choose a mode, and exits when the client closes", async () => {
+    const mcp = await stdioClient();
+    const { observation } = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}"; export default await workflows.create("x");`,
+    );
+    expect(observation.error?.code).toBe("permission_denied");
+    expect(observation.error?.message).toMatch(/MCP_MODE=auto|--mode auto/);
+    const reads = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}"; export default (await workflows.list()).count;`,
+    );
+    expect(reads.observation).toMatchObject({ ok: true, result: 0 });
+    await mcp[Symbol.asyncDispose]();
+    // It left on its own when stdin closed, well before the SDK's 2 s grace ran out.
+    expect(mcp.closing.ms).toBeLessThan(1900);
+    expect(mcp.alive()).toBe(false);
+  });
+});
+
+describe("MCP over stdio (default mode, a client that answers elicitations)", () => {
+  it("asks through the client: accepted, the write runs; declined, it is denied", async () => {
+    let answer: "accept" | "decline" = "accept";
+    await using mcp = await stdioClient({
+      elicit: async () => (answer === "accept" ? { action: "accept", content: {} } : { action: "decline" }),
+    });
+    const made = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}";
+       const made = await workflows.create("Asked");
+       export default { made: made.name, names: (await workflows.list()).workflows.map((w) => w.name) };`,
+    );
+    expect(made.observation).toMatchObject({ ok: true, result: { made: "Asked", names: ["Asked"] } });
+    answer = "decline";
+    const refused = await mcp.run(
+      `import { workflows } from "${WORKFLOWS}"; export default await workflows.create("No");`,
+    );
+    expect(refused.result.isError).toBe(true);
+    expect(refused.observation.error?.code).toBe("permission_denied");
+    expect(mcp.elicitations.map((e) => e.message.split("\n")[0])).toEqual([
+      "Allow create_workflow (write)?",
+      "Allow create_workflow (write)?",
+    ]);
+  });
+});
