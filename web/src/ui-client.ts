@@ -55,7 +55,19 @@ export class UiClient {
         error: failure("unknown_export", `Module "${UI_MODULE}" has no export "${call.export}".`),
       });
     }
-    const folded = foldArgs(spec, fromWire(call.args, "args") as unknown[]);
+    let decoded: unknown[];
+    try {
+      decoded = fromWire(call.args, "args") as unknown[];
+    } catch (err) {
+      return done({
+        ok: false,
+        error: failure(
+          "invalid_call",
+          `${call.export}: ${err instanceof Error ? err.message : "undecodable arguments"}`,
+        ),
+      });
+    }
+    const folded = foldArgs(spec, decoded);
     if (!folded.ok)
       return done({ ok: false, error: failure("invalid_call", `${UI_MODULE} ${call.export}: ${folded.message}`) });
     const args = { ...folded.args };

@@ -9,7 +9,7 @@
 import wasmUrl from "@jitl/quickjs-wasmfile-release-sync/wasm?url";
 import type { Endpoint } from "comlink";
 import {
-  type CallBatch,
+  CallBatch,
   type CallSettlement,
   HOST_API_NAMES,
   type RunRequest,
@@ -78,7 +78,13 @@ export class PageWorker {
     const stopServing = exposeAllowlisted(
       {
         calls: async (batch: unknown) => {
-          options.onCalls(batch as CallBatch);
+          // The worker runs untrusted code: what it sends is parsed before use, and refused if malformed.
+          const parsed = CallBatch.safeParse(batch);
+          if (!parsed.success) {
+            console.warn("sandbox worker sent a malformed call batch; refused", parsed.error.issues.slice(0, 3));
+            return;
+          }
+          options.onCalls(parsed.data);
         },
       },
       channel.port1 as unknown as Endpoint,
