@@ -4,7 +4,7 @@
  * name, method, description, category and the input JSON Schema derived from the spec's zod schema),
  * plus the library packs the session allows. Built from the eager spec table; nothing is written twice.
  */
-import { findModule, inputJsonSchema, moduleSpecifier } from "../../shared/capabilities/table.ts";
+import { describeModules } from "../../shared/capabilities/catalog.ts";
 import type { PackInfo } from "../../shared/protocol/worker.ts";
 import { packSpecifier } from "../../shared/sandbox/facade.ts";
 
@@ -25,25 +25,7 @@ export function capabilitiesDocument(options: {
   return {
     server: { ...SERVER_INFO, mode: options.mode },
     tools: options.tools,
-    modules: options.mounted.flatMap((name) => {
-      const module = findModule(name);
-      if (!module) return [];
-      return [
-        {
-          name: module.name,
-          specifier: moduleSpecifier(module.name),
-          description: module.description,
-          exports: module.specs.map((spec) => ({
-            name: spec.name,
-            method: spec.method,
-            description: spec.description,
-            category: spec.category,
-            ...(spec.positional ? { positional: spec.positional } : {}),
-            input: inputJsonSchema(spec),
-          })),
-        },
-      ];
-    }),
+    modules: describeModules(options.mounted),
     packs: options.packs.map((pack) => ({
       name: pack.name,
       specifier: packSpecifier(pack.name),

@@ -2,7 +2,7 @@
 
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { findModule, inputJsonSchema, moduleSpecifier } from "../../shared/capabilities/table.ts";
+import { describeModules } from "../../shared/capabilities/catalog.ts";
 import { MODES } from "../../shared/capabilities/types.ts";
 import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
@@ -130,25 +130,7 @@ export const appRouter = router({
     get: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
       const session = ctx.app.sessions.view(ctx.userId, input.sessionId);
       return {
-        modules: session.modules.flatMap((name) => {
-          const module = findModule(name);
-          if (!module) return [];
-          return [
-            {
-              name,
-              specifier: moduleSpecifier(name),
-              description: module.description,
-              exports: module.specs.map((spec) => ({
-                name: spec.name,
-                method: spec.method,
-                description: spec.description,
-                category: spec.category,
-                positional: spec.positional ?? [],
-                input_schema: inputJsonSchema(spec),
-              })),
-            },
-          ];
-        }),
+        modules: describeModules(session.modules),
         packs: session.packs,
         /** What the sandbox needs to link the session's library packs (names and exports, never code). */
         packInfo: defaultLibrary().packInfo(session.packs),

@@ -4,18 +4,8 @@
  * `get_asset` and saves its result through `save_asset`, so its effects pass the gate like any call.
  * An image input may also be bytes (`{"$bytes": base64}`, e.g. an http.request body).
  */
-import type { HandleType, InputSpec, NodeEffect, NodeType, OutputSpec } from "./node-types.ts";
-
-type Extra = Omit<InputSpec, "name" | "type" | "description">;
-
-const input = (name: string, type: HandleType, description: string, extra: Extra = {}): InputSpec => ({
-  name,
-  type,
-  description,
-  ...extra,
-});
-const out = (type: HandleType, description: string, name = "output"): OutputSpec => ({ name, type, description });
-const req = { required: true } as const;
+import { input, out, req } from "./node-catalog-parts.ts";
+import type { InputSpec, NodeEffect, NodeType } from "./node-types.ts";
 
 export const IMAGE_FORMATS = ["png", "jpeg", "webp", "gif", "avif", "tiff"] as const;
 

@@ -4,18 +4,8 @@
  * the engine's coverage test fails.
  */
 import { MEDIA_NODE_TYPES } from "./node-catalog-media.ts";
-import type { HandleType, InputSpec, NodeType, OutputSpec } from "./node-types.ts";
-
-type Extra = Omit<InputSpec, "name" | "type" | "description">;
-
-const input = (name: string, type: HandleType, description: string, extra: Extra = {}): InputSpec => ({
-  name,
-  type,
-  description,
-  ...extra,
-});
-const out = (type: HandleType, description: string, name = "output"): OutputSpec => ({ name, type, description });
-const req = { required: true } as const;
+import { input, out, req } from "./node-catalog-parts.ts";
+import type { HandleType, InputSpec, NodeType } from "./node-types.ts";
 
 const constant = (kind: HandleType, title: string, fallback: unknown): NodeType => ({
   id: `constant.${kind}`,

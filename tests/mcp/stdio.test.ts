@@ -78,7 +78,7 @@ describe("MCP over stdio (auto mode)", () => {
         name: "create_workflow",
         method: "create",
         category: "write",
-        input: expect.objectContaining({ type: "object", required: ["name"] }),
+        input_schema: expect.objectContaining({ type: "object", required: ["name"] }),
       }),
     );
     expect(doc.modules).toHaveLength(9);
