@@ -99,14 +99,57 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
     res.end();
     return;
   }
+  // The headers leave at once: the client sets up its stream reader while the calls still run.
   res.flushHeaders();
+  const rest = await pipeCoalesced(response.body, res, abort.signal);
+  if (abort.signal.aborted) res.end();
+  else res.end(rest);
+}
+
+/**
+ * Writes a streamed body one event-loop turn at a time: the lines that are ready together (a batch's
+ * head and every result that settled in that turn) leave in one write, so usually in one TCP segment,
+ * instead of one segment per line that the browser's network stack hands up one by one. A result that
+ * settles later (an approval wait) still leaves in the turn it settles. Returns what is left to write
+ * with the end of the response.
+ */
+async function pipeCoalesced(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal) {
+  const reader = body.getReader();
+  let queued: Uint8Array[] = [];
+  let turn: ReturnType<typeof setImmediate> | undefined;
+  let drained: Promise<unknown> | undefined;
+  const take = () => {
+    const out = queued.length === 1 ? queued[0] : Buffer.concat(queued);
+    queued = [];
+    return out;
+  };
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
-      if (abort.signal.aborted) break;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || signal.aborted) break;
+      queued.push(value);
+      turn ??= setImmediate(() => {
+        turn = undefined;
+        if (res.write(take() ?? "")) return;
+        drained = new Promise<void>((resolve) => {
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.on("drain", done);
+          res.on("close", done);
+        });
+      });
+      if (drained) {
+        await drained;
+        drained = undefined;
+      }
     }
   } catch {
     // The client went away mid-stream; nothing to answer.
+  } finally {
+    if (turn) clearImmediate(turn);
   }
-  res.end();
+  return take() ?? "";
 }

@@ -52,13 +52,15 @@ function exportNames(namespace: string, wires: readonly string[]): string[] {
 
 function facade(specifier: string, namespace: string, entries: readonly { wire: string; method: string }[]): string {
   assertIdentifier(namespace, "namespace");
+  // `bind` (worker/guest/bridge.js) makes each export: this source is compiled on every action that
+  // imports the module, so it stays a few tokens per export.
   const lines = [
-    `import { call } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `import { bind } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
     `const M = ${JSON.stringify(specifier)};`,
   ];
   for (const { wire } of entries) {
     assertIdentifier(wire, "export");
-    lines.push(`export async function ${wire}(...args) { return call(M, ${JSON.stringify(wire)}, args); }`);
+    lines.push(`export const ${wire} = bind(M, ${JSON.stringify(wire)});`);
   }
   const members = entries.map(({ wire, method }) => `${JSON.stringify(method)}: ${wire}`).join(", ");
   const shadowed = entries.some((e) => e.wire === namespace);
@@ -92,34 +94,48 @@ export function packFacadeSource(pack: PackInfo): string {
   );
 }
 
+/** Shim sources by mount set (a worker sees few sets; bounded all the same). */
+const shimCache = new Map<string, string>();
+
 /**
- * The `nodetool` global: a shim over the same bridge calls as the facades, for mounted namespaces
- * only (`nodetool.workflows.list(...)` is `workflows.list(...)`). Namespace objects are built on first
- * use, so an action that never touches `nodetool` pays for one small table, not for every facade.
+ * The `nodetool` global's value: a shim over the same bridge calls as the facades, for mounted
+ * namespaces only (`nodetool.workflows.list(...)` is `workflows.list(...)`). Setup evaluates this module
+ * the first time an action reads `nodetool` (never on a start that does not), and each namespace object
+ * is built when first touched, from a method table kept as one string literal (cheap to compile). The
+ * source depends only on the mount set and is generated once per set.
  */
 export function nodetoolShimSource(mounted: readonly string[]): string {
+  const key = mounted.join("\n");
+  let source = shimCache.get(key);
+  if (source !== undefined) return source;
   const table: Record<string, [string, [string, string][]]> = {};
   for (const name of mounted) {
     const module = findModule(name);
     if (module) table[name] = [moduleSpecifier(name), module.specs.map((s) => [s.method, s.name])];
   }
-  return [
-    `import { call } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
-    `const table = ${JSON.stringify(table)};`,
+  source = [
+    `import { bind, parseJson } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `const TABLE = ${JSON.stringify(JSON.stringify(table))};`,
+    "let table;",
     "const shim = {};",
-    "for (const [name, [specifier, methods]] of Object.entries(table)) {",
+    `for (const name of ${JSON.stringify(Object.keys(table))}) {`,
     "  let built;",
     "  Object.defineProperty(shim, name, { enumerable: true, get() {",
     "    if (!built) {",
+    "      table ??= parseJson(TABLE);",
+    "      const [specifier, methods] = table[name];",
     "      built = {};",
-    "      for (const [method, wire] of methods) built[method] = { [wire]: async (...args) => call(specifier, wire, args) }[wire];",
+    "      for (const [method, wire] of methods) built[method] = bind(specifier, wire);",
     "      Object.freeze(built);",
     "    }",
     "    return built;",
     "  } });",
     "}",
-    'Object.defineProperty(globalThis, "nodetool", { value: Object.freeze(shim), writable: true, configurable: true, enumerable: false });',
+    "export default Object.freeze(shim);",
   ].join("\n");
+  if (shimCache.size > 64) shimCache.clear();
+  shimCache.set(key, source);
+  return source;
 }
 
 /** One catalog row, for `capabilities()` and `searchTools()` in the guest. */

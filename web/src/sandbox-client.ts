@@ -11,6 +11,7 @@ import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from 
 import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import type { ObservationView } from "./panel/ResultView.tsx";
+import { SettleBatcher } from "./settle-batcher.ts";
 import { UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
@@ -24,6 +25,7 @@ interface Current {
   worker: PageWorker;
   cancelled: boolean;
   death?: string;
+  settled: SettleBatcher;
 }
 
 /** Slack over the action's own deadline before the page stops waiting for the worker's answer. */
@@ -85,7 +87,9 @@ class BrowserSandbox implements SandboxClient {
       const setup = await this.#config();
       const worker = await this.#ensureWorker();
       runId = (await api.run.start.mutate({ sessionId: this.sessionId, editor: true })).runId;
-      const current: Current = { runId, worker, cancelled: false };
+      const id = runId;
+      const settled = new SettleBatcher((results) => worker.settle({ type: "settle", run_id: id, results }));
+      const current: Current = { runId, worker, cancelled: false, settled };
       this.#current = current;
       try {
         const response = await worker.run(
@@ -153,9 +157,7 @@ class BrowserSandbox implements SandboxClient {
         call.module === UI_MODULE
           ? this.#ui.serve(batch.run_id, call, isCurrent)
           : invoke(batch.run_id, call, isCurrent);
-      void result.then((settled) =>
-        current.worker.settle({ type: "settle", run_id: batch.run_id, results: [settled] }),
-      );
+      void result.then((settled) => current.settled.add(settled));
     }
   }
 }

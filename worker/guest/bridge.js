@@ -1,15 +1,22 @@
 // The private bridge: the only path from a facade to the host. The loader lets generated facades and
-// the sandbox's setup import it; an action that names it is refused. It captures the host's call
-// function at evaluation (setup evaluates it first, then deletes the global the host put it on). The
-// value encoder loads on the first call: an action that makes none never pays for it.
+// the sandbox's own modules import it; an action that names it is refused. It captures the host's call
+// function at evaluation (it runs as part of the setup module, before setup deletes the global the
+// host put it on). The value encoder loads on the first call: an action that makes none never pays.
 import { CapabilityError } from "nodetool:errors";
 
 const hostCall = globalThis.__nodetool_host.call;
+// Taken before the action runs: an action that replaces `JSON.parse` does not break its own calls.
+export const parseJson = JSON.parse;
 let values;
 
-export async function call(module, name, args) {
+/** The value encoder (nodetool:values), imported once, on first use. */
+export function loadValues() {
   values ??= import("nodetool:values");
-  const { fromWire, toWireJson } = await values;
+  return values;
+}
+
+export async function call(module, name, args) {
+  const { fromWire, toWireJson } = await loadValues();
   let payload;
   try {
     payload = toWireJson(args, "args");
@@ -17,7 +24,14 @@ export async function call(module, name, args) {
     throw new CapabilityError({ code: "invalid_call", message: `${name}: ${err.message}`, capability: name });
   }
   const text = await hostCall(module, name, payload);
-  const answer = JSON.parse(text);
+  const answer = parseJson(text);
   if (answer.ok) return fromWire(answer.value);
   throw new CapabilityError(answer.error);
+}
+
+// One export of a facade (or of the `nodetool` shim): an async function named after its wire name.
+// Facades are built from this at evaluation rather than spelled out as source: every token of source
+// is compiled again on every action start, a call to `bind` is a handful of them.
+export function bind(module, wire) {
+  return { [wire]: async (...args) => call(module, wire, args) }[wire];
 }

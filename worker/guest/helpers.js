@@ -1,6 +1,8 @@
 // capabilities() and searchTools(query, max?) over the catalog of what this session mounted. Plain
-// guest code, nothing dispatched; the catalog text comes from the host on first use only (most
-// actions never ask, and parsing it on every start would cost more than the rest of the setup).
+// guest code, nothing dispatched. Neither this module nor the catalog text is loaded at action start:
+// setup evaluates this module on the first call (host `load`), and the catalog comes from the host
+// on first use (most actions never ask, and compiling and parsing both on every start would cost more
+// than the rest of the setup).
 
 let loadCatalog = () => [];
 let catalog;

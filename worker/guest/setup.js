@@ -1,46 +1,36 @@
 // Evaluated before every action. Takes the host's functions off the global (so the action never sees
-// them), installs console capture and the guest helpers, and registers with the host the two
-// functions it calls at the end: serialise the result (inside the VM, so its size is measured here,
-// under the deadline) and describe an uncaught error (name, message, position; never more).
-// Everything an action may not need (the value encoder, batch) loads on first use: this module runs
-// before every action, and its cost is the sandbox's warm start.
-import "nodetool:bridge";
+// them), installs console capture and the guest helpers, and exports the two functions the host calls
+// at the end: serialise the result (inside the VM, so its size is measured here, under the deadline)
+// and describe an uncaught error (name, message, position; never more).
+// This module is compiled again on every action start: that is the sandbox's warm start. The loader
+// serves it as one module with errors.js and bridge.js (guest-sources.ts), and everything an action
+// may not need loads on first use: the value encoder and batch (dynamic imports); console formatting,
+// capabilities() and searchTools(), and the `nodetool` global, which are synchronous, through the
+// host's `load`, which evaluates one of the sandbox's modules at once and returns its namespace.
+import { loadValues } from "nodetool:bridge";
 import { CapabilityError } from "nodetool:errors";
-import { capabilities, searchTools, setCatalogSource } from "nodetool:helpers";
-import "nodetool:shim";
 
 const host = globalThis.__nodetool_host;
 delete globalThis.__nodetool_host;
-setCatalogSource(host.catalog);
 
-const LINE_MAX = 4000;
-
-let values;
-const loadValues = () => {
-  values ??= import("nodetool:values");
-  return values;
-};
-
-function show(value) {
-  if (typeof value === "string") return value;
-  if (value instanceof Error) return `${value.name}: ${value.message}`;
-  try {
-    const text = JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? `${v}n` : v));
-    return text === undefined ? String(value) : text;
-  } catch {
-    try {
-      return String(value);
-    } catch {
-      return "[unprintable]";
-    }
-  }
+let helpers;
+function helper(name) {
+  return {
+    [name](...args) {
+      if (!helpers) {
+        helpers = host.load("helpers");
+        helpers.setCatalogSource(host.catalog);
+      }
+      return helpers[name](...args);
+    },
+  }[name];
 }
 
+let formatLine;
 function logger(level) {
   return (...args) => {
-    let line = args.map(show).join(" ");
-    if (line.length > LINE_MAX) line = `${line.slice(0, LINE_MAX)}... [line truncated]`;
-    host.log(level, line);
+    formatLine ??= host.load("format").formatLine;
+    host.log(level, formatLine(args));
   };
 }
 
@@ -57,9 +47,23 @@ Object.defineProperties(globalThis, {
   ),
   batch: hidden(async (...args) => (await import("nodetool:batch")).batch(...args)),
   openWorkflow: hidden(async (...args) => (await import("nodetool:graph-model")).openWorkflow(...args)),
-  capabilities: hidden(capabilities),
-  searchTools: hidden(searchTools),
+  capabilities: hidden(helper("capabilities")),
+  searchTools: hidden(helper("searchTools")),
   CapabilityError: hidden(CapabilityError),
+});
+
+// Read once, then an ordinary data property like the rest (an assignment replaces it unread).
+Object.defineProperty(globalThis, "nodetool", {
+  configurable: true,
+  enumerable: false,
+  get() {
+    const shim = host.load("shim").default;
+    Object.defineProperty(globalThis, "nodetool", hidden(shim));
+    return shim;
+  },
+  set(value) {
+    Object.defineProperty(globalThis, "nodetool", hidden(value));
+  },
 });
 
 function measured(text, max) {
@@ -67,7 +71,7 @@ function measured(text, max) {
 }
 
 // Plain scalars need no encoder; anything else loads it (the host drains the jobs that takes).
-function serialise(namespace, max) {
+export function serialise(namespace, max) {
   const value = namespace.default;
   const type = typeof value;
   if (value === undefined || value === null || type === "string" || type === "number" || type === "boolean") {
@@ -78,7 +82,7 @@ function serialise(namespace, max) {
 
 const POSITION = /action\.js:(\d+):(\d+)/;
 
-function describe(error) {
+export function describe(error) {
   const out = { name: "Error", message: "" };
   try {
     if (error instanceof Error || (error && typeof error === "object")) {
@@ -98,5 +102,3 @@ function describe(error) {
   }
   return JSON.stringify(out);
 }
-
-host.register(serialise, describe);

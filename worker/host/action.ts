@@ -9,11 +9,12 @@
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
-import { catalog } from "../../shared/sandbox/facade.ts";
+import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
 import type { ImportScope } from "../../shared/sandbox/imports.ts";
 import { CallBridge } from "./bridge.ts";
 import { ActionClock, type SliceWatch } from "./clock.ts";
 import { cancelledError, deadlockError, type ObservedError, timeoutError } from "./failures.ts";
+import { SETUP_SOURCE } from "./guest-sources.ts";
 import type { Limits } from "./limits.ts";
 import { ACTION_FILENAME, createModuleResolver, SETUP_SPECIFIER } from "./loader.ts";
 import { LogBuffer } from "./observation.ts";
@@ -116,9 +117,9 @@ export async function runAction(options: {
     installHost(context, {
       calls,
       logs,
-      hooks,
       held,
       catalog: () => JSON.stringify(catalog(options.scope.mounted, options.scope.packs)),
+      load: (name) => resolver.load(`${INTERNAL_PREFIX}${name}`),
     });
     const finish = (outcome: EndState, setupMs: number): ActionOutcome => ({
       ...outcome,
@@ -127,11 +128,13 @@ export async function runAction(options: {
       setupMs,
     });
 
-    // Setup: helpers, console, the bridge (which takes the host functions off the global).
-    const setup = slice(() =>
-      context.evalCode(`import ${JSON.stringify(SETUP_SPECIFIER)};`, "nodetool:boot", { type: "module" }),
-    );
-    const setupState = settleNow(context, runtime, setup, slice);
+    // Setup: helpers, console, the bridge (which takes the host functions off the global). Evaluated
+    // under its own module name, so the facades' imports of the bridge find it already loaded.
+    const setup = slice(() => context.evalCode(SETUP_SOURCE, SETUP_SPECIFIER, { type: "module" }));
+    const setupState = settleNow(context, runtime, setup, slice, (namespace) => {
+      hooks.serialise = exportedFunction(context, namespace, "serialise");
+      hooks.describe = exportedFunction(context, namespace, "describe");
+    });
     if (!setupState.ok) throw new Error(`sandbox setup failed: ${setupState.message}`);
     const setupMs = performance.now() - started;
 
@@ -197,18 +200,31 @@ export async function runAction(options: {
   }
 }
 
-/** The host object the setup module takes off the global: `call`, `log`, `register`, `catalog`. */
+/** One function the setup module exports (`serialise`, `describe`), or undefined. */
+function exportedFunction(ctx: QuickJSContext, namespace: QuickJSHandle, name: string): QuickJSHandle | undefined {
+  const handle = ctx.getProp(namespace, name);
+  if (ctx.typeof(handle) === "function") return handle;
+  handle.dispose();
+  return undefined;
+}
+
+/**
+ * The host object the setup module takes off the global: `call`, `log`, `catalog`, and `load(name)`,
+ * which evaluates one of the sandbox's own modules now and returns its namespace (the synchronous
+ * helpers are compiled on first use this way, not on every action start).
+ */
 function installHost(
   ctx: QuickJSContext,
   parts: {
     calls: CallBridge;
     logs: LogBuffer;
-    hooks: GuestHooks;
     held: QuickJSHandle[];
     catalog: () => string;
+    /** The source of `nodetool:<name>`, as the module loader serves it. */
+    load: (name: string) => string | { error: Error };
   },
 ): void {
-  const { calls, logs, hooks, held } = parts;
+  const { calls, logs, held } = parts;
   const host = ctx.newObject();
   held.push(host);
   const call = calls.newHostFunction();
@@ -217,19 +233,30 @@ function installHost(
     const text = ctx.typeof(textH) === "string" ? ctx.getString(textH) : "";
     logs.push(level, text);
   });
-  const register = ctx.newFunction("register", (serialiseH, describeH) => {
-    if (hooks.serialise) return; // once, by setup
-    hooks.serialise = serialiseH.dup();
-    hooks.describe = describeH.dup();
-  });
   const catalog = ctx.newFunction("catalog", () => ctx.newString(parts.catalog()));
+  const load = ctx.newFunction("load", (nameH) => {
+    const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : "";
+    const source = parts.load(name);
+    if (typeof source !== "string") return { error: ctx.newError(source.error.message) };
+    // A module with no top-level await evaluates synchronously: its namespace comes back at once.
+    const evaluated = ctx.evalCode(source, `${INTERNAL_PREFIX}${name}`, { type: "module" });
+    if (evaluated.error) return { error: evaluated.error };
+    const state = ctx.getPromiseState(evaluated.value);
+    if (state.type === "fulfilled") {
+      if (!state.notAPromise) evaluated.value.dispose();
+      return state.value;
+    }
+    evaluated.value.dispose();
+    if (state.type === "rejected") return { error: state.error };
+    return { error: ctx.newError(`Module "${INTERNAL_PREFIX}${name}" cannot be loaded synchronously.`) };
+  });
   ctx.setProp(host, "call", call);
   ctx.setProp(host, "log", log);
-  ctx.setProp(host, "register", register);
   ctx.setProp(host, "catalog", catalog);
+  ctx.setProp(host, "load", load);
   ctx.setProp(ctx.global, "__nodetool_host", host);
   call.dispose();
   log.dispose();
-  register.dispose();
   catalog.dispose();
+  load.dispose();
 }

@@ -8,7 +8,7 @@
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import { facadeSource, INTERNAL_PREFIX, nodetoolShimSource, packFacadeSource } from "../../shared/sandbox/facade.ts";
 import { type ImportScope, resolveSpecifier } from "../../shared/sandbox/imports.ts";
-import { GUEST_SOURCES } from "./guest-sources.ts";
+import { GUEST_SOURCES, MERGED_INTO_SETUP } from "./guest-sources.ts";
 
 export const ACTION_FILENAME = "action.js";
 export const SETUP_SPECIFIER = "nodetool:setup";
@@ -37,8 +37,11 @@ export function createModuleResolver(scope: ImportScope): ModuleResolver {
     refusals,
     normalize(base, requested) {
       if (isInternal(requested)) {
-        // Only the sandbox's own modules and generated facades may reach the bridge and helpers.
-        if (isInternal(base) || facades.has(base)) return requested;
+        // Only the sandbox's own modules and generated facades may reach the bridge and helpers. The
+        // bridge and errors are part of the setup module, already loaded (guest-sources.ts).
+        if (isInternal(base) || facades.has(base)) {
+          return MERGED_INTO_SETUP.has(requested.slice(INTERNAL_PREFIX.length)) ? SETUP_SPECIFIER : requested;
+        }
         return refuse({
           code: "import_refused",
           message: `Module "${requested}" is internal to the sandbox and cannot be imported by an action.`,

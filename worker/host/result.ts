@@ -24,12 +24,16 @@ export interface GuestHooks {
   describe?: QuickJSHandle;
 }
 
-/** Runs a just-evaluated module's promise to completion (setup has no awaits). */
+/**
+ * Runs a just-evaluated module's promise to completion (setup has no awaits); `take` sees the module's
+ * namespace before it is released.
+ */
 export function settleNow(
   ctx: QuickJSContext,
   runtime: QuickJSRuntime,
   result: ReturnType<QuickJSContext["evalCode"]>,
   slice: Slice,
+  take?: (namespace: QuickJSHandle) => void,
 ) {
   if (result.error) {
     const message = JSON.stringify(ctx.dump(result.error));
@@ -42,6 +46,7 @@ export function settleNow(
     if (jobs.error) jobs.error.dispose();
     const state = ctx.getPromiseState(promise);
     if (state.type === "fulfilled") {
+      take?.(state.value);
       if (!state.notAPromise) state.value.dispose();
       return { ok: true as const };
     }
