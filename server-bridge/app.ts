@@ -16,6 +16,7 @@ import { handleLogin, servePage } from "./http/pages.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { handleTrpc } from "./http/trpc.ts";
 import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
+import { defaultLibrary } from "./packs/index.ts";
 import { ApprovalBroker } from "./runs/approvals.ts";
 import { EventBus } from "./runs/events.ts";
 import { recoverExpiredLeases } from "./runs/recovery.ts";
@@ -24,8 +25,6 @@ import { Sessions } from "./runs/sessions.ts";
 import { AuditLog } from "./store/audit.ts";
 import { openStore, type Store } from "./store/db.ts";
 import { webPolicy } from "./web/vet.ts";
-
-export const KNOWN_PACKS: readonly string[] = ["csv", "zip"];
 
 export type Logger = AppServices["log"];
 
@@ -48,7 +47,7 @@ export function createServices(
   const owner = `proc_${randomUUID()}`;
   recoverExpiredLeases(store);
   const bus = new EventBus();
-  const sessions = new Sessions(store, bus, KNOWN_PACKS);
+  const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
   const audit = new AuditLog(store);
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its

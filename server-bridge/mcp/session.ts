@@ -7,7 +7,6 @@
  */
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
-import type { Gate } from "../../shared/gate/gate.ts";
 import type { AppServices } from "../app-services.ts";
 import type { LiveRun } from "../runs/runs.ts";
 
@@ -39,13 +38,7 @@ export class McpAgentSession {
   }
 
   openRun(approver: Approver): McpRun {
-    const gate: Gate = {
-      mode: () => this.app.sessions.mode(this.sessionId),
-      allowSet: this.app.sessions.allowSet(this.sessionId),
-      approver,
-      approvalTimeoutMs: this.app.config.approvalTimeoutMs,
-    };
-    const live = this.app.runs.start(this.userId, this.sessionId, { gate });
+    const live = this.app.runs.start(this.userId, this.sessionId, { approver });
     let ended = false;
     return {
       live,

@@ -84,8 +84,8 @@ export class ApprovalBroker {
         () => {
           // The gate stopped waiting: a still-pending row settles as timeout (or cancelled on run end).
           const status: Status = signal.reason === "timeout" ? "timeout" : "cancelled";
-          if (this.#settle(session.id, request.approval_id, status)) finish({ kind: "timeout" });
-          else finish({ kind: "timeout" });
+          this.#settle(session.id, request.approval_id, status);
+          finish({ kind: "timeout" });
         },
         { once: true },
       );

@@ -7,8 +7,7 @@
 import { createInterface } from "node:readline/promises";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { ApprovalOutcome, Approver } from "../../shared/gate/approvals.ts";
-import { DEFAULT_APPROVAL_TIMEOUT_MS, type Gate } from "../../shared/gate/gate.ts";
-import { HEADLESS_DENIAL, headlessGate } from "../../shared/gate/headless.ts";
+import { denyingApprover, headlessGate } from "../../shared/gate/headless.ts";
 import type { AppServices } from "../app-services.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
 import type { LiveRun } from "./runs.ts";
@@ -18,7 +17,6 @@ export interface LocalRunOptions {
   modules?: string[] | undefined;
   packs?: string[] | undefined;
   approver?: Approver | undefined;
-  approvalTimeoutMs?: number | undefined;
 }
 
 export interface LocalRun {
@@ -28,11 +26,8 @@ export interface LocalRun {
   end(): void;
 }
 
-export const denyingApprover = (reason: string): Approver => ({
-  async ask(request): Promise<ApprovalOutcome> {
-    return { kind: "answer", answer: "deny", approval_id: request.approval_id, hash: request.hash, reason };
-  },
-});
+const NO_APPROVER =
+  "No one can answer approvals here, so this call was denied. Run again with --mode auto to let it run, or answer prompts from a terminal.";
 
 export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalRun {
   const session = app.sessions.create(LOCAL_USER, {
@@ -40,20 +35,13 @@ export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalR
     modules: options.modules,
     packs: options.packs,
   });
-  const gate: Gate =
+  // No mode: the headless gate (reads only). A mode: the session's store-backed gate, asking `approver`.
+  const live =
     options.mode === undefined
-      ? headlessGate()
-      : {
-          mode: () => app.sessions.mode(session.sessionId),
-          allowSet: app.sessions.allowSet(session.sessionId),
-          approver:
-            options.approver ??
-            denyingApprover(
-              "No one can answer approvals here, so this call was denied. Run again with --mode auto to let it run, or answer prompts from a terminal.",
-            ),
-          approvalTimeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
-        };
-  const live = app.runs.start(LOCAL_USER, session.sessionId, { gate });
+      ? app.runs.start(LOCAL_USER, session.sessionId, { gate: headlessGate() })
+      : app.runs.start(LOCAL_USER, session.sessionId, {
+          approver: options.approver ?? denyingApprover(NO_APPROVER),
+        });
   return {
     live,
     sessionId: session.sessionId,
@@ -87,5 +75,3 @@ export function terminalApprover(): Approver {
     },
   };
 }
-
-export { HEADLESS_DENIAL };

@@ -6,6 +6,7 @@
  */
 import { moduleOf, PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
+import type { Approver } from "../../shared/gate/approvals.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import { type Authorization, type CapabilityRun, createRun, safeMessage } from "../../shared/gate/invoke.ts";
@@ -71,8 +72,16 @@ export class Runs {
     private readonly services: Omit<ServerServices, "store"> = {},
   ) {}
 
-  /** Starts a run in a session; `gate` overrides the session's store-backed gate (CLI, MCP). */
-  start(userId: string, sessionId: string, options: { gate?: Gate; editor?: boolean } = {}): LiveRun {
+  /**
+   * Starts a run in a session. Its gate is the session's store-backed one (mode, allow-set) asking
+   * `approver` (default: the person in the browser, through the approval broker); `gate` replaces it
+   * whole (the headless gate of a CLI run without a mode).
+   */
+  start(
+    userId: string,
+    sessionId: string,
+    options: { gate?: Gate; approver?: Approver; editor?: boolean } = {},
+  ): LiveRun {
     const session = this.sessions.require(userId, sessionId);
     const id = newId("run");
     const at = Date.now();
@@ -86,7 +95,7 @@ export class Runs {
     const gate: Gate = options.gate ?? {
       mode: () => this.sessions.mode(sessionId),
       allowSet: this.sessions.allowSet(sessionId),
-      approver: this.approvals.approverFor(session),
+      approver: options.approver ?? this.approvals.approverFor(session),
       approvalTimeoutMs: this.config.approvalTimeoutMs,
     };
     const run = createRun<ServerServices>({
@@ -220,7 +229,17 @@ export class Runs {
       }
       if (!live.mounted.includes("ui"))
         return refusal("unknown_module", "The ui module is not mounted for this session.");
-      const result = await live.run.invoke(input.capability, input.args, { authorizeOnly: true, actor });
+      // Arguments travel in the boundary encoding, as on run.invoke.
+      let args: unknown;
+      try {
+        args = fromWire(input.args, "args");
+      } catch (err) {
+        return refusal(
+          "invalid_call",
+          `${input.capability}: ${err instanceof Error ? err.message : "undecodable arguments"}`,
+        );
+      }
+      const result = await live.run.invoke(input.capability, args, { authorizeOnly: true, actor });
       if (result.ok) {
         const authorization = result.value as Authorization;
         live.authorized.set(input.callId, { ...authorization, actor, started, waited: result.waited_ms ?? 0 });
