@@ -94,10 +94,15 @@ export class AssetStore {
     const sha256 = createHash("sha256").update(asset.bytes).digest("hex");
     const final = this.#path(sha256);
     const tmpDir = join(this.#root, "tmp");
-    mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-    mkdirSync(join(this.#root, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
     const tmp = join(tmpDir, newId("part"));
-    writeFileSync(tmp, asset.bytes, { mode: 0o600 });
+    try {
+      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+      mkdirSync(join(this.#root, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, asset.bytes, { mode: 0o600 });
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw storageFailed("could not write the asset's content", err);
+    }
     const row: AssetRow = {
       id: newId("ast"),
       user_id: userId,
@@ -123,8 +128,12 @@ export class AssetStore {
           );
         }
         // Same content: the file already holds these very bytes, so only the row is new.
-        if (existsSync(final)) unlinkSync(tmp);
-        else renameSync(tmp, final);
+        try {
+          if (existsSync(final)) unlinkSync(tmp);
+          else renameSync(tmp, final);
+        } catch (err) {
+          throw storageFailed("could not write the asset's content", err);
+        }
         this.store.db
           .prepare(
             `INSERT INTO assets (id, user_id, name, content_type, kind, size, sha256, width, height, created_at)
@@ -159,7 +168,11 @@ export class AssetStore {
   read(row: AssetRow): Uint8Array {
     const path = this.fileOf(row);
     if (!path) throw failed(`The content of asset ${row.id} is missing from the server's storage; save it again.`);
-    return new Uint8Array(readFileSync(path));
+    try {
+      return new Uint8Array(readFileSync(path));
+    } catch (err) {
+      throw storageFailed(`could not read the content of asset ${row.id}`, err);
+    }
   }
 
   list(userId: string, filter: { limit: number; offset: number; content_type?: string; query?: string }) {
@@ -183,4 +196,16 @@ export class AssetStore {
       if (!others) rmSync(this.#path(row.sha256), { force: true });
     });
   }
+}
+
+/**
+ * A disk failure under the asset store, as a coded refusal: the message says what failed and what to
+ * do, never the host error (it names paths and errno text). That stays on `cause`, for server logs.
+ */
+function storageFailed(what: string, err: unknown): Error {
+  const coded = failed(
+    `The server ${what}: its asset storage is unavailable or full. Try again later; if it keeps failing, the server's operator should check its disk.`,
+  );
+  coded.cause = err;
+  return coded;
 }

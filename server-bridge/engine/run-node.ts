@@ -5,11 +5,11 @@
  */
 import { closestNames } from "../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
-import { safeMessage } from "../../shared/gate/invoke.ts";
 import { findNodeType, nodeTypeIds } from "../../shared/graph/node-types.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import { EXECUTORS } from "./executors/index.ts";
 import { literalInputs } from "./inputs.ts";
+import { unexpectedFailure } from "./scheduler.ts";
 import type { CodeRunner, NodeOutputs } from "./types.ts";
 
 export interface RunNodeOptions {
@@ -82,7 +82,8 @@ export async function runNode(
     if (err instanceof CodedError) {
       throw new CodedError({ ...err.payload, message: `Node ${nodeType} failed: ${err.payload.message}` });
     }
-    throw new CodedError({ code: "capability_failed", message: `Node ${nodeType} failed: ${safeMessage(err)}` });
+    const { code, message } = unexpectedFailure(err, nodeType);
+    throw new CodedError({ code, message: `Node ${nodeType} failed: ${message}` });
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);

@@ -9,7 +9,6 @@
  * never starves the server.
  */
 
-import { safeMessage } from "../../shared/gate/invoke.ts";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import { isCodedError } from "../../shared/protocol/errors.ts";
 import { inputProblem } from "./inputs.ts";
@@ -208,7 +207,20 @@ export function executePlan(plan: Plan, options: ExecuteOptions): Execution {
 
 function asFailure(err: unknown): FailurePayload {
   if (isCodedError(err)) return err.payload;
-  return { code: "capability_failed", message: safeMessage(err) };
+  return unexpectedFailure(err);
+}
+
+/**
+ * An executor threw something other than a coded error (a bug, or a host library's own error): the
+ * client gets a fixed message; the host error (its text may name paths or internals) goes to the
+ * server log only.
+ */
+export function unexpectedFailure(err: unknown, what = "The node"): FailurePayload {
+  console.error(`${what} threw an unexpected error:`, err);
+  return {
+    code: "capability_failed",
+    message: `${what} hit an unexpected error on the server (the server log has the detail). Check its inputs and try again; if it keeps failing, report it.`,
+  };
 }
 
 function cancelMessage(reason: unknown): string {
