@@ -14,6 +14,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { ApprovalOutcome, ApprovalRequest, Approver } from "../../shared/gate/approvals.ts";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -40,6 +41,15 @@ const ADMISSION_FORM = { type: "object" as const, properties: {} };
 
 type Answer = { kind: "accept"; forSession: boolean } | { kind: "refuse" } | { kind: "timeout" };
 
+/**
+ * The only accepted answers, checked again here (the SDK's ElicitResultSchema is loose: any content
+ * record passes). Accept carries no content or exactly the form's fields with their types; anything
+ * else (another action, extra keys, `for_session: "yes"`) is a refusal.
+ */
+const ApprovalContent = z.object({ for_session: z.boolean().optional() }).strict();
+const AdmissionContent = z.object({}).strict();
+const Accepted = z.object({ action: z.literal("accept"), content: z.unknown().optional() });
+
 async function elicit(
   extra: ToolExtra,
   message: string,
@@ -53,13 +63,18 @@ async function elicit(
       ElicitResultSchema,
       { timeout: timeoutMs, signal },
     );
-    if (result.action !== "accept") return { kind: "refuse" };
-    return { kind: "accept", forSession: result.content?.for_session === true };
+    const accepted = Accepted.safeParse(result);
+    if (!accepted.success) return { kind: "refuse" };
+    if (accepted.data.content === undefined) return { kind: "accept", forSession: false };
+    const content = (form === APPROVAL_FORM ? ApprovalContent : AdmissionContent).safeParse(accepted.data.content);
+    if (!content.success) return { kind: "refuse" };
+    return { kind: "accept", forSession: "for_session" in content.data && content.data.for_session === true };
   } catch (err) {
     // The gate stopped waiting (its own timeout, or the run ended), or the client never answered.
     if (signal.aborted || (err instanceof McpError && err.code === ErrorCode.RequestTimeout))
       return { kind: "timeout" };
-    throw err;
+    // A malformed answer (it failed ElicitResultSchema) or an error reply: never an allow.
+    return { kind: "refuse" };
   }
 }
 

@@ -5,6 +5,7 @@
  * throw: the SDK would put a thrown message into the tool result, and host details must not leak.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import { Observation } from "../../shared/protocol/worker.ts";
 import type { AppServices } from "../app-services.ts";
@@ -35,6 +36,32 @@ export interface McpSessionServer {
   close(): Promise<void>;
 }
 
+/**
+ * The text of a tool error the SDK made itself (arguments that failed the registered zod schema, an
+ * unknown tool, anything a handler threw): always one of our codes, and nothing but the argument
+ * issues is passed on.
+ */
+export function codedToolError(message: string): string {
+  const clip = (text: string) => (text.length > 2000 ? `${text.slice(0, 2000)}...` : text);
+  const invalid =
+    /Input validation error: ([\s\S]*)$/.exec(message) ?? /(Invalid arguments for tool [\s\S]*)$/.exec(message);
+  if (invalid) return `invalid_tool_arguments: ${clip(invalid[1] ?? "")}`;
+  const missing = /Tool ([\s\S]{0,100}?) (not found|disabled)$/.exec(message);
+  if (missing) return `invalid_call: No tool "${missing[1]}": the tools are execute_code and view_image.`;
+  return "capability_failed: The tool failed; nothing more is known.";
+}
+
+/** The SDK builds these results in a private method; shadow it on this instance so every one is coded. */
+function codeToolErrors(server: McpServer): void {
+  const target = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  if (typeof target.createToolError !== "function")
+    throw new Error("MCP SDK: createToolError is gone; update codeToolErrors");
+  target.createToolError = (message: string) => ({
+    content: [{ type: "text", text: codedToolError(message) }],
+    isError: true,
+  });
+}
+
 export function createMcpServer(options: McpServerOptions): McpSessionServer {
   const { app, library } = options;
   const agent = new McpAgentSession(app, options.userId, options.mode);
@@ -43,6 +70,7 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
     capabilities: { tools: {}, resources: {} },
     instructions: INSTRUCTIONS,
   });
+  codeToolErrors(server);
   const description = executeCodeDescription({ mounted: agent.mounted, packs, timeoutMs: app.config.actionTimeoutMs });
 
   server.registerTool(

@@ -12,7 +12,7 @@ import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import type { ObservationView } from "./panel/ResultView.tsx";
 import { SettleBatcher } from "./settle-batcher.ts";
-import { UI_MODULE, UiClient } from "./ui-client.ts";
+import { readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
@@ -86,7 +86,10 @@ class BrowserSandbox implements SandboxClient {
     try {
       const setup = await this.#config();
       const worker = await this.#ensureWorker();
-      runId = (await api.run.start.mutate({ sessionId: this.sessionId, editor: true })).runId;
+      const opened = (await api.run.start.mutate({ sessionId: this.sessionId, editor: true })) as unknown;
+      const startedId = (opened as { runId?: unknown } | null)?.runId;
+      if (typeof startedId !== "string") throw new Error("the server sent a malformed answer");
+      runId = startedId;
       const id = runId;
       const settled = new SettleBatcher((results) => worker.settle({ type: "settle", run_id: id, results }));
       const current: Current = { runId, worker, cancelled: false, settled };
@@ -157,14 +160,23 @@ class BrowserSandbox implements SandboxClient {
         call.module === UI_MODULE
           ? this.#ui.serve(batch.run_id, call, isCurrent)
           : invoke(batch.run_id, call, isCurrent);
-      void result.then((settled) => current.settled.add(settled));
+      // A call must always settle, or the guest waits for it until its deadline.
+      void result
+        .catch(
+          (): WireCallResult => ({
+            call_id: call.call_id,
+            ok: false,
+            error: { code: "capability_failed", message: "The page could not serve this call; nothing more is known." },
+          }),
+        )
+        .then((settled) => current.settled.add(settled));
     }
   }
 }
 
 async function invoke(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
   for (;;) {
-    let answer: Awaited<ReturnType<typeof api.run.invoke.mutate>>;
+    let answer: unknown;
     try {
       answer = await api.run.invoke.mutate({
         runId,
@@ -176,7 +188,8 @@ async function invoke(runId: string, call: WireCall, isCurrent: () => boolean): 
     } catch (err) {
       return { call_id: call.call_id, ok: false, error: unreachable(err) };
     }
-    if ("pending" in answer) {
+    const read = readAnswer(answer);
+    if ("pending" in read) {
       if (!isCurrent())
         return {
           call_id: call.call_id,
@@ -185,10 +198,10 @@ async function invoke(runId: string, call: WireCall, isCurrent: () => boolean): 
         };
       continue;
     }
-    const waited = answer.waited_ms ? { waited_ms: answer.waited_ms } : {};
-    return answer.ok
-      ? { call_id: call.call_id, ok: true, value: answer.value, ...waited }
-      : { call_id: call.call_id, ok: false, error: answer.error, ...waited };
+    const waited = read.waited_ms ? { waited_ms: read.waited_ms } : {};
+    return read.ok
+      ? { call_id: call.call_id, ok: true, value: read.value, ...waited }
+      : { call_id: call.call_id, ok: false, error: read.error, ...waited };
   }
 }
 

@@ -9,7 +9,7 @@ import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts"
 import type { Authorization } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import { isDocumentOp } from "../../shared/graph/ops.ts";
-import { type FailurePayload, failure } from "../../shared/protocol/errors.ts";
+import { FailurePayload, failure } from "../../shared/protocol/errors.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { foldArgs } from "../../shared/sandbox/coerce.ts";
@@ -21,6 +21,28 @@ export const UI_MODULE = moduleSpecifier("ui");
 type Answer =
   | { ok: true; value: unknown; waited_ms?: number }
   | { ok: false; error: FailurePayload; waited_ms?: number };
+
+const MALFORMED = "The server sent a malformed answer; nothing more is known. Retry later.";
+
+/**
+ * A server answer as the page may use it: `{pending: true}`, or `{ok: true, value}`, or `{ok: false,
+ * error}` with a coded error. tRPC types the answers but does not check them at runtime, so anything
+ * else becomes a coded failure instead of a crash.
+ */
+export function readAnswer(answer: unknown): Answer | { pending: true } {
+  if (answer === null || typeof answer !== "object")
+    return { ok: false, error: failure("capability_failed", MALFORMED) };
+  const record = answer as Record<string, unknown>;
+  if (record.pending === true) return { pending: true };
+  const waited =
+    typeof record.waited_ms === "number" && Number.isFinite(record.waited_ms) ? { waited_ms: record.waited_ms } : {};
+  if (record.ok === true) return { ok: true, value: record.value, ...waited };
+  if (record.ok === false) {
+    const error = FailurePayload.safeParse(record.error);
+    if (error.success) return { ok: false, error: error.data, ...waited };
+  }
+  return { ok: false, error: failure("capability_failed", MALFORMED) };
+}
 
 export class UiClient {
   constructor(
@@ -107,11 +129,20 @@ export class UiClient {
       args.workflow_id = open.id;
     }
     const authorized = await this.#resend(
-      () => this.api.run.authorize.mutate({ runId, capability: spec.name, args, callId: call.call_id }),
+      () =>
+        this.api.run.authorize.mutate({
+          runId,
+          capability: spec.name,
+          args: toWire(args, "args"),
+          callId: call.call_id,
+        }),
       isCurrent,
     );
     if (!authorized.ok) return done(authorized);
-    const { args: valid } = authorized.value as Authorization;
+    const authorization = authorized.value as Authorization | null | undefined;
+    if (authorization === null || typeof authorization !== "object" || typeof authorization.args !== "object")
+      return done({ ok: false, error: failure("capability_failed", MALFORMED) });
+    const { args: valid } = authorization;
     const applied =
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
@@ -172,7 +203,8 @@ export class UiClient {
   async #runJob(runId: string, callId: string, args: { wait_ms?: number }, isCurrent: () => boolean): Promise<Answer> {
     const started = await this.#resend(() => this.api.run.startJob.mutate({ runId, callId }), isCurrent);
     if (!started.ok) return started;
-    const { job_id } = started.value as { job_id: string };
+    const job_id = (started.value as { job_id?: unknown } | null)?.job_id;
+    if (typeof job_id !== "string") return { ok: false, error: failure("capability_failed", MALFORMED) };
     return this.#resend(
       () =>
         this.api.run.invoke.mutate({
@@ -201,11 +233,12 @@ export class UiClient {
           ),
         };
       }
-      if (answer && typeof answer === "object" && "pending" in answer) {
+      const read = readAnswer(answer);
+      if ("pending" in read) {
         if (!isCurrent()) return { ok: false, error: failure("run_ended", "The action ended while this call waited.") };
         continue;
       }
-      return answer as Answer;
+      return read;
     }
   }
 }

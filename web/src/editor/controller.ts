@@ -8,6 +8,7 @@ import { del, get, set } from "idb-keyval";
 import type { InvokeResult } from "../../../shared/capabilities/types.ts";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
+import { toWire } from "../../../shared/protocol/values.ts";
 import type { Api } from "../api.ts";
 import type { EditorStore } from "./store.ts";
 
@@ -124,7 +125,13 @@ export class EditorController {
     try {
       const runId = await this.#run();
       const callId = `edit-${Date.now().toString(36)}-${this.#edits++}`;
-      const answer = await this.api.run.authorize.mutate({ runId, capability: op, args, callId, actor: "user" });
+      const answer = await this.api.run.authorize.mutate({
+        runId,
+        capability: op,
+        args: toWire(args, "args"),
+        callId,
+        actor: "user",
+      });
       if ("ok" in answer && answer.ok) await this.api.run.complete.mutate({ runId, callId, ok: true });
     } catch {
       // Auditing a hand edit must never block the edit itself.
