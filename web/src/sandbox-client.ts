@@ -10,13 +10,12 @@ import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
-import type { ObservationView } from "./panel/ResultView.tsx";
 import { SettleBatcher } from "./settle-batcher.ts";
 import { readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
-  run(code: string): Promise<{ observation: ObservationView; notice?: string }>;
+  run(code: string): Promise<{ observation: Observation; notice?: string }>;
   cancel(): void;
 }
 
@@ -80,7 +79,7 @@ class BrowserSandbox implements SandboxClient {
     return this.#setup;
   }
 
-  async run(code: string): Promise<{ observation: ObservationView; notice?: string }> {
+  async run(code: string): Promise<{ observation: Observation; notice?: string }> {
     const started = performance.now();
     let runId: string | undefined;
     try {
@@ -106,7 +105,7 @@ class BrowserSandbox implements SandboxClient {
           },
           setup.timeoutMs + 5 * 60_000 + ANSWER_GRACE_MS,
         );
-        return { observation: view(response.observation) };
+        return { observation: response.observation };
       } catch (err) {
         // The worker was killed (watchdog, cancel) or crashed: say what happened; a fresh one starts.
         const reason = current.cancelled ? "cancelled" : current.death ? "timeout" : "run_ended";
@@ -212,10 +211,6 @@ function unreachable(err: unknown): FailurePayload {
   };
 }
 
-function view(observation: Observation): ObservationView {
-  return { ...observation, logs: observation.logs };
-}
-
-function failed(code: FailurePayload["code"], message: string, ms: number): ObservationView {
+function failed(code: FailurePayload["code"], message: string, ms: number): Observation {
   return { ok: false, error: { code, message }, logs: [], calls: [], duration_ms: ms };
 }

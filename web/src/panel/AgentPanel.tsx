@@ -3,10 +3,11 @@
  * the history of past actions (kept across reloads).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { Observation } from "../../../shared/protocol/worker.ts";
 import { addHistory, type HistoryEntry, loadDraft, loadHistory, saveDraft } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import { CodeEditor } from "./CodeEditor.tsx";
-import { type ObservationView, ResultView } from "./ResultView.tsx";
+import { ResultView } from "./ResultView.tsx";
 
 export const EXAMPLE_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 
@@ -22,7 +23,7 @@ export interface AgentPanelProps {
 export function AgentPanel({ sandbox }: AgentPanelProps) {
   const [code, setCode] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
-  const [observation, setObservation] = useState<ObservationView | undefined>();
+  const [observation, setObservation] = useState<Observation | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [history, setHistory] = useState<HistoryEntry[]>([]);
   const codeRef = useRef("");

@@ -1,18 +1,10 @@
 /** The `Result` region: the observation of the last action (result, logs, calls with timings, error with position). */
 import type { ReactNode } from "react";
+import type { Observation } from "../../../shared/protocol/worker.ts";
 import { Revealed } from "./ApprovalDialog.tsx";
 
-export interface ObservationView {
-  ok: boolean;
-  result?: unknown;
-  error?: { code: string; message: string; line?: number | undefined; column?: number | undefined } | undefined;
-  logs: { level: string; message: string }[] | string[];
-  calls: { capability: string; ok: boolean; ms: number; code?: string | undefined }[];
-  duration_ms: number;
-}
-
 export interface ResultViewProps {
-  observation: ObservationView | undefined;
+  observation: Observation | undefined;
   running: boolean;
   notice?: string | undefined;
 }
@@ -91,11 +83,10 @@ export function ResultView({ observation, running, notice }: ResultViewProps) {
               <h3>Logs</h3>
               <ol className="logs">
                 {observation.logs.map((log, i) => {
-                  const entry = typeof log === "string" ? { level: "log", message: log } : log;
                   return (
                     // biome-ignore lint/suspicious/noArrayIndexKey: logs are positional
-                    <li key={i} className={`log-${entry.level}`}>
-                      <Revealed text={entry.message} />
+                    <li key={i}>
+                      <Revealed text={log} />
                     </li>
                   );
                 })}
@@ -118,7 +109,7 @@ export function ResultView({ observation, running, notice }: ResultViewProps) {
                     // biome-ignore lint/suspicious/noArrayIndexKey: calls are positional
                     <tr key={i}>
                       <td>{call.capability}</td>
-                      <td>{call.ok ? "ok" : (call.code ?? "failed")}</td>
+                      <td>{call.ok ? "ok" : "failed"}</td>
                       <td>{Math.round(call.ms)}</td>
                     </tr>
                   ))}
