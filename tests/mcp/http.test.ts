@@ -170,6 +170,34 @@ describe("/mcp gate through elicitation", () => {
     expect(mcp.elicitations).toHaveLength(1);
   });
 
+  it("default mode: an accepted answer whose content does not match the form denies", async () => {
+    await using server = await startTestServer();
+    const contents: Record<string, unknown>[] = [{ for_session: "yes" }, { for_session: true, extra: 1 }];
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => ({ action: "accept", content: contents.shift() as Record<string, string> }),
+    });
+    for (const name of ["Odd", "Extra"]) {
+      const run = await mcp.run(CREATE(name));
+      expect(run.observation.error?.code).toBe("permission_denied");
+    }
+    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+  });
+
+  it("answers bad tool arguments and unknown tools with codes from the error table", async () => {
+    await using server = await startTestServer();
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {});
+    const bad = await mcp.client.callTool(
+      { name: "execute_code", arguments: { code: "1", risk: "extreme" } },
+      undefined,
+      TIMEOUT,
+    );
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain("invalid_tool_arguments");
+    const unknown = await mcp.client.callTool({ name: "nope", arguments: {} }, undefined, TIMEOUT);
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain("invalid_call");
+  });
+
   it("default mode: no answer within the approval timeout settles as approval_timeout", async () => {
     await using server = await startTestServer({ approvalTimeoutMs: 300 });
     await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
