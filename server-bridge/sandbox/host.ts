@@ -50,7 +50,7 @@ export interface RunActionOptions {
 
 export interface ActionRun {
   observation: Observation;
-  timings: { setup_ms: number; total_ms: number };
+  timings: RunResponse["timings"];
 }
 
 interface Slot {
@@ -235,7 +235,10 @@ export class NodeSandboxHost implements AsyncDisposable {
         calls: [],
         duration_ms: Math.round(performance.now() - started),
       };
-      return { observation, timings: { setup_ms: 0, total_ms: performance.now() - started } };
+      return {
+        observation,
+        timings: { setup_ms: 0, total_ms: performance.now() - started, prepare_ms: 0, prepared_ahead: false },
+      };
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
       controller.abort();

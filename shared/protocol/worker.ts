@@ -95,7 +95,14 @@ export const RunResponse = z.object({
   run_id: Id,
   observation: Observation,
   /** Where the time went: runtime + context + helpers set up, and the whole run. */
-  timings: z.object({ setup_ms: z.number(), total_ms: z.number() }),
+  timings: z.object({
+    /** From the request to the action's own code starting (its runtime bound, facades not yet linked). */
+    setup_ms: z.number(),
+    total_ms: z.number(),
+    /** What preparing the runtime took, and whether that happened before the request (off its path). */
+    prepare_ms: z.number(),
+    prepared_ahead: z.boolean(),
+  }),
 });
 export type RunResponse = z.infer<typeof RunResponse>;
 

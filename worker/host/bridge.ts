@@ -52,18 +52,8 @@ export class CallBridge {
     return this.#pending.size;
   }
 
-  /** The guest-facing `call(module, name, argsJson)`; never throws into the guest. */
-  newHostFunction(): QuickJSHandle {
-    const ctx = this.#ctx;
-    return ctx.newFunction("call", (moduleH, nameH, argsH) => {
-      const module = ctx.typeof(moduleH) === "string" ? ctx.getString(moduleH) : "";
-      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : "";
-      const argsJson = ctx.typeof(argsH) === "string" ? ctx.getString(argsH) : "[]";
-      return this.#enqueue(module, name, argsJson);
-    });
-  }
-
-  #enqueue(module: string, name: string, argsJson: string): QuickJSHandle {
+  /** The guest-facing `call(module, name, argsJson)`: a guest promise; never throws into the guest. */
+  call(module: string, name: string, argsJson: string): QuickJSHandle {
     const refusal = this.#refusal(name);
     if (refusal) return this.#settledNow(name, refusal);
     let args: unknown;

@@ -4,6 +4,10 @@
  * once; the module is instantiated against a bounded `WebAssembly.Memory` and rebuilt whenever a run
  * faults at the host level (a wasm trap poisons the whole module).
  *
+ * While the worker is idle the host prepares the next action's runtime (prepared.ts: a new runtime and
+ * context with the sandbox's setup evaluated), so a warm action starts by binding it; an action that
+ * arrives before one is ready prepares its own. Either way each runtime serves one action only.
+ *
  * Shared by both entries (entry-browser.ts, entry-node.ts); it knows nothing of Comlink or threads: it
  * takes parsed requests and settlements, and sends call batches through the function it was given.
  */
@@ -21,6 +25,7 @@ import type { SliceWatch } from "./clock.ts";
 import { fromHostFault } from "./failures.ts";
 import { DEFAULT_LIMITS, DEFAULT_WASM_MAX_BYTES, type Limits, resolveLimits } from "./limits.ts";
 import { ACTION_FAILED, buildObservation } from "./observation.ts";
+import { PreparedRuntime } from "./prepared.ts";
 
 const PAGE = 64 * 1024;
 /** The release build's own initial memory (16 MiB); a supplied memory must start at least there. */
@@ -42,8 +47,10 @@ export interface SandboxHostOptions {
 }
 
 export interface SandboxStats {
-  /** Runtimes created and not yet disposed (0 between actions). */
+  /** Runtimes serving an action and not yet disposed (0 between actions). */
   liveRuntimes: number;
+  /** Fresh runtimes made ready for the next action (0 or 1). */
+  preparedRuntimes: number;
   /** How many times the wasm module was instantiated (1 + rebuilds after faults). */
   builds: number;
   actions: number;
@@ -58,7 +65,9 @@ export class SandboxHost {
   #memory: WebAssembly.Memory | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #current: { runId: string; control?: ActionControl } | undefined;
-  #stats: SandboxStats = { liveRuntimes: 0, builds: 0, actions: 0, wasmBytes: 0 };
+  #prepared: PreparedRuntime | undefined;
+  #prepareScheduled = false;
+  #stats: SandboxStats = { liveRuntimes: 0, preparedRuntimes: 0, builds: 0, actions: 0, wasmBytes: 0 };
   #disposed = false;
 
   constructor(options: SandboxHostOptions) {
@@ -68,7 +77,8 @@ export class SandboxHost {
 
   /** Compiles and instantiates ahead of the first action (cold start paid up front). */
   async warm(): Promise<void> {
-    await this.#ensureModule();
+    const module = await this.#ensureModule();
+    this.#prepared ??= this.#prepare(module);
   }
 
   /** Runs one action; queued behind any action already running. Never rejects for guest failures. */
@@ -87,11 +97,16 @@ export class SandboxHost {
   }
 
   stats(): SandboxStats {
-    return { ...this.#stats, wasmBytes: this.#memory?.buffer.byteLength ?? 0 };
+    return {
+      ...this.#stats,
+      preparedRuntimes: this.#prepared ? 1 : 0,
+      wasmBytes: this.#memory?.buffer.byteLength ?? 0,
+    };
   }
 
   dispose(): void {
     this.#disposed = true;
+    this.#dropPrepared();
     this.#module = undefined;
     this.#memory = undefined;
   }
@@ -114,11 +129,53 @@ export class SandboxHost {
     return this.#module;
   }
 
+  #prepare(module: QuickJSWASMModule): PreparedRuntime {
+    return new PreparedRuntime(module, this.#defaults, this.#options.sliceWatch);
+  }
+
+  /** The runtime prepared ahead for this module, or a new one prepared now. */
+  #takePrepared(module: QuickJSWASMModule): { prepared: PreparedRuntime; ahead: boolean } {
+    const ready = this.#prepared;
+    this.#prepared = undefined;
+    if (ready && ready.module === module && !ready.taken) return { prepared: ready, ahead: true };
+    if (ready) ready.dispose();
+    return { prepared: this.#prepare(module), ahead: false };
+  }
+
+  /** Prepares the next runtime once the worker is idle (after the response has gone out). */
+  #prepareWhenIdle(): void {
+    if (this.#prepareScheduled) return;
+    this.#prepareScheduled = true;
+    setTimeout(() => {
+      this.#prepareScheduled = false;
+      const module = this.#module;
+      if (this.#disposed || !module || this.#prepared || this.#current) return;
+      try {
+        this.#prepared = this.#prepare(module);
+      } catch {
+        // A module that cannot even run setup is rebuilt by the next action.
+        this.#module = undefined;
+        this.#memory = undefined;
+      }
+    }, 0);
+  }
+
+  #dropPrepared(): void {
+    const prepared = this.#prepared;
+    this.#prepared = undefined;
+    try {
+      prepared?.dispose();
+    } catch {
+      // Its module is being dropped anyway.
+    }
+  }
+
   async #run(raw: unknown): Promise<RunResponse> {
     const started = performance.now();
     const request = RunRequest.parse(raw);
     const limits = resolveLimits(this.#defaults, request.limits);
     const scope = { mounted: request.mounted, packs: request.packs };
+    let preparation = { prepare_ms: 0, prepared_ahead: false };
     const respond = (outcome: Omit<ActionOutcome, "setupMs">, setupMs: number): RunResponse => {
       const observation = buildObservation(
         {
@@ -137,7 +194,7 @@ export class SandboxHost {
         type: "run_result",
         run_id: request.run_id,
         observation,
-        timings: { setup_ms: setupMs, total_ms: performance.now() - started },
+        timings: { setup_ms: setupMs, total_ms: performance.now() - started, ...preparation },
       };
     };
 
@@ -159,8 +216,10 @@ export class SandboxHost {
     this.#stats.liveRuntimes++;
     this.#stats.actions++;
     try {
+      const { prepared, ahead } = this.#takePrepared(module);
+      preparation = { prepare_ms: prepared.prepareMs, prepared_ahead: ahead };
       const outcome = await runAction({
-        module,
+        prepared,
         source: analysis.source,
         scope,
         limits,
@@ -177,6 +236,7 @@ export class SandboxHost {
       return respond(outcome, outcome.setupMs);
     } catch (err) {
       // A host-level fault (wasm trap, the host's own stack) leaves the module unusable: rebuild it.
+      this.#prepared = undefined;
       this.#module = undefined;
       this.#memory = undefined;
       this.#stats.liveRuntimes--;
@@ -184,6 +244,7 @@ export class SandboxHost {
       return respond({ ok: false, error: fromHostFault(err), logs: [], calls: [] }, 0);
     } finally {
       this.#current = undefined;
+      this.#prepareWhenIdle();
     }
   }
 }

@@ -1,0 +1,169 @@
+/**
+ * A fresh runtime and context made ready for the next action before that action arrives: the
+ * context is created and the setup module (errors, bridge, helpers, console) evaluated while the
+ * worker is idle, so an action's start is only binding it and linking its facades.
+ *
+ * Still one runtime per action: a prepared runtime has run nothing but the sandbox's own setup, is
+ * taken by exactly one action and dies with it; it is never handed back. Everything that belongs to
+ * the action (its call bridge, logs, module scope, limits, deadline) is bound when it is taken: the
+ * host functions and hooks installed at preparation reach the action only through that binding.
+ */
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
+import type { ImportScope } from "../../shared/sandbox/imports.ts";
+import type { CallBridge } from "./bridge.ts";
+import type { SliceWatch } from "./clock.ts";
+import { SETUP_SOURCE } from "./guest-sources.ts";
+import type { Limits } from "./limits.ts";
+import { type ModuleResolver, SETUP_SPECIFIER } from "./loader.ts";
+import type { LogBuffer } from "./observation.ts";
+import { type GuestHooks, type Slice, settleNow } from "./result.ts";
+
+/** What the prepared runtime's host functions reach once an action has taken it. */
+export interface ActionBinding {
+  calls: CallBridge;
+  logs: LogBuffer;
+  resolver: ModuleResolver;
+  scope: ImportScope;
+  /** The interrupt handler's answer: cancelled, or past the deadline. */
+  interrupted(): boolean;
+}
+
+/** Answers for host functions reached before any action is bound (setup never calls them). */
+const UNBOUND = "no action is bound to this runtime";
+
+export class PreparedRuntime {
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  /** The setup module's `serialise` and `describe`, when it exports them. */
+  readonly hooks: GuestHooks = {};
+  /** Handles released with the runtime (the host object, the action's promise and result). */
+  readonly held: QuickJSHandle[] = [];
+  /** Wall time the preparation took (the part of an action start it moves off the critical path). */
+  readonly prepareMs: number;
+  readonly module: QuickJSWASMModule;
+  #binding: ActionBinding | undefined;
+  #disposed = false;
+
+  /** Creates the runtime and context and evaluates setup. Throws if setup fails (a host fault). */
+  constructor(module: QuickJSWASMModule, limits: Limits, sliceWatch?: SliceWatch) {
+    const started = performance.now();
+    this.module = module;
+    this.runtime = module.newRuntime();
+    try {
+      this.#applyLimits(limits);
+      this.runtime.setInterruptHandler(() => this.#binding?.interrupted() ?? false);
+      this.runtime.setModuleLoader(
+        (name) => this.#binding?.resolver.load(name) ?? { error: new Error(UNBOUND) },
+        (base, requested) => this.#binding?.resolver.normalize(base, requested) ?? { error: new Error(UNBOUND) },
+      );
+      this.context = this.runtime.newContext();
+      this.#installHost();
+      const slice: Slice = (fn) => {
+        sliceWatch?.begin(Date.now() + limits.timeoutMs);
+        try {
+          return fn();
+        } finally {
+          sliceWatch?.end();
+        }
+      };
+      // Evaluated under its own module name, so the facades' imports of the bridge find it loaded.
+      const setup = slice(() => this.context.evalCode(SETUP_SOURCE, SETUP_SPECIFIER, { type: "module" }));
+      const state = settleNow(this.context, this.runtime, setup, slice, (namespace) => {
+        this.hooks.serialise = exportedFunction(this.context, namespace, "serialise");
+        this.hooks.describe = exportedFunction(this.context, namespace, "describe");
+      });
+      if (!state.ok) throw new Error(`sandbox setup failed: ${state.message}`);
+    } catch (err) {
+      this.dispose();
+      throw err;
+    }
+    this.prepareMs = performance.now() - started;
+  }
+
+  get taken(): boolean {
+    return this.#binding !== undefined;
+  }
+
+  /** Gives this runtime to one action, with that action's limits; a second take is refused. */
+  bind(binding: ActionBinding, limits: Limits): void {
+    if (this.#binding || this.#disposed) throw new Error("a prepared runtime serves exactly one action");
+    this.#binding = binding;
+    this.#applyLimits(limits);
+  }
+
+  /** Releases every handle, the context and the runtime; throws if the runtime cannot be freed. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    for (const handle of this.held) if (handle.alive) handle.dispose();
+    this.hooks.serialise?.dispose();
+    this.hooks.describe?.dispose();
+    // `context` is unset only when the constructor failed before creating it.
+    const context = this.context as QuickJSContext | undefined;
+    context?.dispose();
+    this.runtime.dispose();
+  }
+
+  #applyLimits(limits: Limits): void {
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.runtime.setMaxStackSize(limits.stackBytes);
+  }
+
+  /**
+   * The host object the setup module takes off the global: `call`, `log`, `catalog`, and `load(name)`,
+   * which evaluates one of the sandbox's own modules now and returns its namespace (the synchronous
+   * helpers are compiled on first use this way, not on every action start).
+   */
+  #installHost(): void {
+    const ctx = this.context;
+    const bound = (): ActionBinding => {
+      if (!this.#binding) throw new Error(UNBOUND);
+      return this.#binding;
+    };
+    const text = (handle: QuickJSHandle, fallback: string) =>
+      ctx.typeof(handle) === "string" ? ctx.getString(handle) : fallback;
+    const host = ctx.newObject();
+    this.held.push(host);
+    const call = ctx.newFunction("call", (moduleH, nameH, argsH) =>
+      bound().calls.call(text(moduleH, ""), text(nameH, ""), text(argsH, "[]")),
+    );
+    const log = ctx.newFunction("log", (levelH, textH) => {
+      bound().logs.push(text(levelH, "log"), text(textH, ""));
+    });
+    const catalogFn = ctx.newFunction("catalog", () => {
+      const { scope } = bound();
+      return ctx.newString(JSON.stringify(catalog(scope.mounted, scope.packs)));
+    });
+    const load = ctx.newFunction("load", (nameH) => {
+      const name = text(nameH, "");
+      const source = bound().resolver.load(`${INTERNAL_PREFIX}${name}`);
+      if (typeof source !== "string") return { error: ctx.newError(source.error.message) };
+      // A module with no top-level await evaluates synchronously: its namespace comes back at once.
+      const evaluated = ctx.evalCode(source, `${INTERNAL_PREFIX}${name}`, { type: "module" });
+      if (evaluated.error) return { error: evaluated.error };
+      const state = ctx.getPromiseState(evaluated.value);
+      if (state.type === "fulfilled") {
+        if (!state.notAPromise) evaluated.value.dispose();
+        return state.value;
+      }
+      evaluated.value.dispose();
+      if (state.type === "rejected") return { error: state.error };
+      return { error: ctx.newError(`Module "${INTERNAL_PREFIX}${name}" cannot be loaded synchronously.`) };
+    });
+    ctx.setProp(host, "call", call);
+    ctx.setProp(host, "log", log);
+    ctx.setProp(host, "catalog", catalogFn);
+    ctx.setProp(host, "load", load);
+    ctx.setProp(ctx.global, "__nodetool_host", host);
+    for (const fn of [call, log, catalogFn, load]) fn.dispose();
+  }
+}
+
+/** One function the setup module exports (`serialise`, `describe`), or undefined. */
+function exportedFunction(ctx: QuickJSContext, namespace: QuickJSHandle, name: string): QuickJSHandle | undefined {
+  const handle = ctx.getProp(namespace, name);
+  if (ctx.typeof(handle) === "function") return handle;
+  handle.dispose();
+  return undefined;
+}
