@@ -118,7 +118,7 @@ export class AssetStore {
     try {
       return this.store.tx(() => {
         const used = (
-          this.store.db.prepare("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId) as {
+          this.store.sql("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId) as {
             n: number;
           }
         ).n;
@@ -134,8 +134,8 @@ export class AssetStore {
         } catch (err) {
           throw storageFailed("could not write the asset's content", err);
         }
-        this.store.db
-          .prepare(
+        this.store
+          .sql(
             `INSERT INTO assets (id, user_id, name, content_type, kind, size, sha256, width, height, created_at)
              VALUES (@id, @user_id, @name, @content_type, @kind, @size, @sha256, @width, @height, @created_at)`,
           )
@@ -148,9 +148,7 @@ export class AssetStore {
   }
 
   find(userId: string, id: string): AssetRow | undefined {
-    return this.store.db.prepare("SELECT * FROM assets WHERE id = ? AND user_id = ?").get(id, userId) as
-      | AssetRow
-      | undefined;
+    return this.store.sql("SELECT * FROM assets WHERE id = ? AND user_id = ?").get(id, userId) as AssetRow | undefined;
   }
 
   require(userId: string, id: string): AssetRow {
@@ -179,20 +177,18 @@ export class AssetStore {
     const where = `user_id = ? AND (? IS NULL OR content_type LIKE ? ESCAPE '\\') AND (? IS NULL OR instr(lower(name), lower(?)) > 0)`;
     const prefix = filter.content_type === undefined ? null : `${filter.content_type.replace(/[\\%_]/g, "\\$&")}%`;
     const params = [userId, prefix, prefix, filter.query ?? null, filter.query ?? null];
-    const rows = this.store.db
-      .prepare(`SELECT * FROM assets WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+    const rows = this.store
+      .sql(`SELECT * FROM assets WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
       .all(...params, filter.limit, filter.offset) as AssetRow[];
-    const count = (
-      this.store.db.prepare(`SELECT count(*) AS n FROM assets WHERE ${where}`).get(...params) as { n: number }
-    ).n;
+    const count = (this.store.sql(`SELECT count(*) AS n FROM assets WHERE ${where}`).get(...params) as { n: number }).n;
     return { assets: rows.map(assetView), count };
   }
 
   delete(userId: string, id: string): void {
     this.store.tx(() => {
       const row = this.require(userId, id);
-      this.store.db.prepare("DELETE FROM assets WHERE id = ?").run(id);
-      const others = this.store.db.prepare("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(row.sha256);
+      this.store.sql("DELETE FROM assets WHERE id = ?").run(id);
+      const others = this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(row.sha256);
       if (!others) rmSync(this.#path(row.sha256), { force: true });
     });
   }

@@ -14,14 +14,14 @@ export class Logins {
   create(userId: string): string {
     const id = randomBytes(32).toString("base64url");
     const at = Date.now();
-    this.store.db
-      .prepare("INSERT INTO logins (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+    this.store
+      .sql("INSERT INTO logins (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
       .run(id, userId, at, at + LOGIN_TTL_MS);
     return id;
   }
 
   userOf(loginId: string): string | undefined {
-    const row = this.store.db.prepare("SELECT user_id, expires_at FROM logins WHERE id = ?").get(loginId) as
+    const row = this.store.sql("SELECT user_id, expires_at FROM logins WHERE id = ?").get(loginId) as
       | { user_id: string; expires_at: number }
       | undefined;
     return row && row.expires_at > Date.now() ? row.user_id : undefined;

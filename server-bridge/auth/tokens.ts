@@ -48,8 +48,8 @@ export function loadCredentials(
 ): Credentials {
   const adminToken = fileToken(store.dataDir, "token", env.AUTH_TOKEN);
   const mcpToken = fileToken(store.dataDir, "mcp-token", env.MCP_TOKEN);
-  store.db
-    .prepare("INSERT OR IGNORE INTO users (id, name, created_at) VALUES (?, ?, ?)")
+  store
+    .sql("INSERT OR IGNORE INTO users (id, name, created_at) VALUES (?, ?, ?)")
     .run(LOCAL_USER, "Local user", Date.now());
   const local: Record<Scope, Buffer> = {
     admin: Buffer.from(hashToken(adminToken), "hex"),
@@ -63,8 +63,8 @@ export function loadCredentials(
       const hash = Buffer.from(hashToken(token), "hex");
       if (timingSafeEqual(hash, local[scope])) return LOCAL_USER;
       // Lookup by hash: the secret itself is never compared byte by byte.
-      const row = store.db
-        .prepare("SELECT user_id FROM api_tokens WHERE token_hash = ? AND scope = ?")
+      const row = store
+        .sql("SELECT user_id FROM api_tokens WHERE token_hash = ? AND scope = ?")
         .get(hash.toString("hex"), scope) as { user_id: string } | undefined;
       return row?.user_id;
     },
@@ -72,9 +72,9 @@ export function loadCredentials(
       const userId = `user_${randomBytes(6).toString("hex")}`;
       const token = newToken();
       store.tx(() => {
-        store.db.prepare("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, Date.now());
-        store.db
-          .prepare("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'admin', ?)")
+        store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, Date.now());
+        store
+          .sql("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'admin', ?)")
           .run(hashToken(token), userId, Date.now());
       });
       return { userId, token };

@@ -25,8 +25,8 @@ interface CollectionRow {
 }
 
 function find(run: ServerRun, ref: string): CollectionRow {
-  const row = run.services.store.db
-    .prepare(
+  const row = run.services.store
+    .sql(
       `SELECT id, name, description, created_at FROM collections WHERE user_id = ? AND (id = ? OR name = ?)
        ORDER BY id = ? DESC LIMIT 1`,
     )
@@ -48,8 +48,8 @@ const sqlValue = (value: string | number | boolean | null) => (typeof value === 
 
 export default [
   implement(listCollections, async (run) => {
-    const rows = run.services.store.db
-      .prepare(
+    const rows = run.services.store
+      .sql(
         `SELECT c.id, c.name, c.description, c.created_at,
                 count(DISTINCT k.document_id) AS documents, count(k.id) AS chunks
          FROM collections c LEFT JOIN collection_chunks k ON k.collection_id = c.id
@@ -64,16 +64,16 @@ export default [
   implement(createCollection, async (run, args) => {
     const { store } = run.services;
     return store.tx(() => {
-      const exists = store.db
-        .prepare("SELECT 1 FROM collections WHERE user_id = ? AND name = ?")
+      const exists = store
+        .sql("SELECT 1 FROM collections WHERE user_id = ? AND name = ?")
         .get(run.context.user_id, args.name);
       if (exists) {
         throw failed(`A collection named "${args.name}" exists already: index into it, or delete it first.`);
       }
       const id = newId("col");
       const at = Date.now();
-      store.db
-        .prepare("INSERT INTO collections (id, user_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)")
+      store
+        .sql("INSERT INTO collections (id, user_id, name, description, created_at) VALUES (?, ?, ?, ?, ?)")
         .run(id, run.context.user_id, args.name, args.description, at);
       return { id, name: args.name, description: args.description, created_at: new Date(at).toISOString() };
     });
@@ -89,8 +89,8 @@ export default [
     const { store } = run.services;
     return store.tx(() => {
       const collection = find(run, args.collection);
-      const drop = store.db.prepare("DELETE FROM collection_chunks WHERE collection_id = ? AND document_id = ?");
-      const insert = store.db.prepare(
+      const drop = store.sql("DELETE FROM collection_chunks WHERE collection_id = ? AND document_id = ?");
+      const insert = store.sql(
         `INSERT INTO collection_chunks (collection_id, document_id, chunk_index, text, metadata, created_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
       );
@@ -118,8 +118,8 @@ export default [
     const filters = Object.entries(args.where ?? {});
     // Keys are letters, digits and _ only (the spec's MetaKey), so the JSON path cannot be escaped.
     const where = filters.map(() => "AND json_extract(k.metadata, '$.' || ?) IS ?").join(" ");
-    const rows = run.services.store.db
-      .prepare(
+    const rows = run.services.store
+      .sql(
         `SELECT k.document_id, k.chunk_index, k.text, k.metadata, bm25(collection_chunks_fts) AS rank,
                 snippet(collection_chunks_fts, 0, '[', ']', '…', 16) AS snippet
          FROM collection_chunks_fts JOIN collection_chunks k ON k.id = collection_chunks_fts.rowid
@@ -152,8 +152,8 @@ export default [
     const { store } = run.services;
     return store.tx(() => {
       const collection = find(run, args.collection);
-      store.db.prepare("DELETE FROM collection_chunks WHERE collection_id = ?").run(collection.id);
-      store.db.prepare("DELETE FROM collections WHERE id = ?").run(collection.id);
+      store.sql("DELETE FROM collection_chunks WHERE collection_id = ?").run(collection.id);
+      store.sql("DELETE FROM collections WHERE id = ?").run(collection.id);
       return { deleted: collection.name, id: collection.id };
     });
   }),

@@ -33,14 +33,14 @@ export default [
   implement(saveMemory, async (run, args) => {
     const id = newId("mem");
     const at = Date.now();
-    run.services.store.db
-      .prepare("INSERT INTO memories (id, user_id, content, tags, created_at) VALUES (?, ?, ?, ?, ?)")
+    run.services.store
+      .sql("INSERT INTO memories (id, user_id, content, tags, created_at) VALUES (?, ?, ?, ?, ?)")
       .run(id, run.context.user_id, args.content, JSON.stringify(args.tags), at);
     return view({ id, content: args.content, tags: JSON.stringify(args.tags), created_at: at });
   }),
   implement(listMemories, async (run, args) => {
-    const rows = run.services.store.db
-      .prepare(
+    const rows = run.services.store
+      .sql(
         `SELECT id, content, tags, created_at FROM memories WHERE user_id = ?
          AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = ?))
          ORDER BY created_at DESC, rowid DESC LIMIT ?`,
@@ -51,8 +51,8 @@ export default [
   implement(searchMemories, async (run, args) => {
     const query = ftsQuery(args.query);
     if (!query) return { memories: [] };
-    const rows = run.services.store.db
-      .prepare(
+    const rows = run.services.store
+      .sql(
         `SELECT m.id, m.content, m.tags, m.created_at, bm25(memories_fts) AS score
          FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
          WHERE memories_fts MATCH ? AND m.user_id = ? ORDER BY score LIMIT ?`,
@@ -61,8 +61,8 @@ export default [
     return { memories: rows.map((row) => ({ ...view(row), score: -row.score })) };
   }),
   implement(deleteMemory, async (run, args) => {
-    const result = run.services.store.db
-      .prepare("DELETE FROM memories WHERE id = ? AND user_id = ?")
+    const result = run.services.store
+      .sql("DELETE FROM memories WHERE id = ? AND user_id = ?")
       .run(args.memory_id, run.context.user_id);
     if (result.changes === 0)
       throw notFound("memory", args.memory_id, "Call memory.list() or memory.search() for ids.");

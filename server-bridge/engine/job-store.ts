@@ -114,13 +114,13 @@ export const JOB_COLUMNS =
   "id, user_id, session_id, started_by, run_id, workflow_id, status, inputs, outputs, nodes, error, done, total, cancel_requested, created_at, started_at, ended_at, lease_owner, lease_expires";
 
 export function readJob(store: Store, userId: string, jobId: string): JobRow | undefined {
-  const row = store.db.prepare(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId) as JobRow | undefined;
+  const row = store.sql(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId) as JobRow | undefined;
   return row && row.user_id === userId ? row : undefined;
 }
 
 /** A job's status, when it is this user's. */
 export function jobStatus(store: Store, userId: string, jobId: string): JobStatus | undefined {
-  const row = store.db.prepare("SELECT status, user_id FROM jobs WHERE id = ?").get(jobId) as
+  const row = store.sql("SELECT status, user_id FROM jobs WHERE id = ?").get(jobId) as
     | { status: JobStatus; user_id: string }
     | undefined;
   return row && row.user_id === userId ? row.status : undefined;
@@ -131,8 +131,8 @@ export function listJobs(
   userId: string,
   opts: { limit: number; status?: JobStatus | undefined; workflow_id?: string | undefined },
 ): JobView[] {
-  const rows = store.db
-    .prepare(
+  const rows = store
+    .sql(
       `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = ? AND (? IS NULL OR status = ?) AND (? IS NULL OR workflow_id = ?)
        ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     )
@@ -179,8 +179,8 @@ export function insertJob(
     leaseExpires: number;
   },
 ): void {
-  store.db
-    .prepare(
+  store
+    .sql(
       `INSERT INTO jobs (id, user_id, session_id, started_by, run_id, workflow_id, status, graph, inputs, nodes, total, created_at, lease_owner, lease_expires)
        VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
     )

@@ -202,7 +202,7 @@ export class JobEngine {
           message: "The job was cancelled; the process running it had already stopped.",
         });
       } else {
-        this.store.db.prepare("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
+        this.store.sql("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
       }
     }
     return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
@@ -232,8 +232,8 @@ export class JobEngine {
     this.#running++;
     job.status = "running";
     job.startedAt = Date.now();
-    this.store.db
-      .prepare("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
+    this.store
+      .sql("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
       .run(job.startedAt, job.id);
     const total = job.plan.nodes.length;
     const progress = (nodeId: string, nodeStatus: "running" | "completed" | "failed") =>
@@ -272,7 +272,7 @@ export class JobEngine {
   /** While running: write progress, and stop if another process asked to cancel. */
   #tick(job: LiveJob): void {
     if (job.settled || !this.store.db.open) return;
-    const row = this.store.db.prepare("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id) as
+    const row = this.store.sql("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id) as
       | { cancel_requested: number }
       | undefined;
     if (row?.cancel_requested) {

@@ -64,8 +64,8 @@ export function nodesJson(job: LiveJob, fallback: StoredNode["status"] = "pendin
 
 export function writeProgress(store: Store, job: LiveJob): void {
   if (!store.db.open) return;
-  store.db
-    .prepare("UPDATE jobs SET nodes = ?, done = ? WHERE id = ? AND status = 'running'")
+  store
+    .sql("UPDATE jobs SET nodes = ?, done = ? WHERE id = ? AND status = 'running'")
     .run(nodesJson(job), job.done, job.id);
 }
 
@@ -95,8 +95,8 @@ export function settleRow(
     }
     nodes = JSON.stringify(stored);
   }
-  store.db
-    .prepare(
+  store
+    .sql(
       `UPDATE jobs SET status = ?, error = ?, outputs = ?, nodes = ?, done = ?, ended_at = ?, lease_owner = NULL, lease_expires = NULL
        WHERE id = ? AND status IN ('queued', 'running')`,
     )

@@ -37,8 +37,8 @@ export class ApprovalBroker {
     signal: AbortSignal,
   ): Promise<ApprovalOutcome> {
     const at = Date.now();
-    this.store.db
-      .prepare(
+    this.store
+      .sql(
         `INSERT INTO approvals (id, run_id, session_id, user_id, capability, category, request, hash, status, created_at, expires_at, lease_owner, lease_expires)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
       )
@@ -93,18 +93,14 @@ export class ApprovalBroker {
   }
 
   #status(id: string): Status | undefined {
-    const row = this.store.db.prepare("SELECT status FROM approvals WHERE id = ?").get(id) as
-      | { status: Status }
-      | undefined;
+    const row = this.store.sql("SELECT status FROM approvals WHERE id = ?").get(id) as { status: Status } | undefined;
     return row?.status;
   }
 
   /** Moves a pending row to `status`; false when it was not pending (already settled). */
   #settle(sessionId: string, id: string, status: Exclude<Status, "pending">): boolean {
-    const result = this.store.db
-      .prepare(
-        "UPDATE approvals SET status = ?, settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'",
-      )
+    const result = this.store
+      .sql("UPDATE approvals SET status = ?, settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'")
       .run(status, Date.now(), id);
     if (result.changes === 0) return false;
     this.bus.publish(sessionId, { type: "approval_settled", approval_id: id, status });
@@ -113,8 +109,8 @@ export class ApprovalBroker {
 
   /** The person's answer. Refused, changing nothing, for an unknown, foreign or already settled id. */
   respond(userId: string, approvalId: string, answer: ApprovalAnswer): { approvalId: string; status: ApprovalAnswer } {
-    const row = this.store.db
-      .prepare("SELECT session_id, user_id, status, hash FROM approvals WHERE id = ?")
+    const row = this.store
+      .sql("SELECT session_id, user_id, status, hash FROM approvals WHERE id = ?")
       .get(approvalId) as { session_id: string; user_id: string; status: Status; hash: string } | undefined;
     if (!row || row.user_id !== userId) {
       throw new CodedError({
@@ -134,16 +130,16 @@ export class ApprovalBroker {
 
   /** Pending approvals of a session, oldest first: replayed on every event-stream (re)connect. */
   pending(sessionId: string): ApprovalRequest[] {
-    const rows = this.store.db
-      .prepare("SELECT request FROM approvals WHERE session_id = ? AND status = 'pending' ORDER BY created_at")
+    const rows = this.store
+      .sql("SELECT request FROM approvals WHERE session_id = ? AND status = 'pending' ORDER BY created_at")
       .all(sessionId) as { request: string }[];
     return rows.map((r) => JSON.parse(r.request) as ApprovalRequest);
   }
 
   /** Settles a run's pending approvals when the run ends. */
   cancelForRun(runId: string): void {
-    const rows = this.store.db
-      .prepare("SELECT id, session_id FROM approvals WHERE run_id = ? AND status = 'pending'")
+    const rows = this.store
+      .sql("SELECT id, session_id FROM approvals WHERE run_id = ? AND status = 'pending'")
       .all(runId) as {
       id: string;
       session_id: string;

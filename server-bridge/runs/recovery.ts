@@ -12,24 +12,24 @@ const JOB_LOST =
 
 export function recoverExpiredLeases(store: Store, at = Date.now()): { approvals: number; runs: number; jobs: number } {
   return store.tx(() => {
-    const approvals = store.db
-      .prepare(
+    const approvals = store
+      .sql(
         "UPDATE approvals SET status = 'timeout', settled_at = ?, lease_owner = NULL WHERE status = 'pending' AND (lease_expires IS NULL OR lease_expires < ?)",
       )
       .run(at, at).changes;
-    const expired = store.db
-      .prepare("SELECT id FROM runs WHERE status = 'running' AND (lease_expires IS NULL OR lease_expires < ?)")
+    const expired = store
+      .sql("SELECT id FROM runs WHERE status = 'running' AND (lease_expires IS NULL OR lease_expires < ?)")
       .all(at) as { id: string }[];
-    const end = store.db.prepare(
+    const end = store.sql(
       "UPDATE runs SET status = 'expired', ended_at = ?, end_reason = 'the process serving it stopped', lease_owner = NULL WHERE id = ?",
     );
-    const drop = store.db.prepare("DELETE FROM shared_results WHERE run_id = ?");
+    const drop = store.sql("DELETE FROM shared_results WHERE run_id = ?");
     for (const { id } of expired) {
       end.run(at, id);
       drop.run(id);
     }
-    const lostJobs = store.db
-      .prepare(
+    const lostJobs = store
+      .sql(
         `SELECT ${JOB_COLUMNS} FROM jobs WHERE status IN ('queued', 'running') AND (lease_expires IS NULL OR lease_expires < ?)`,
       )
       .all(at) as JobRow[];

@@ -85,8 +85,8 @@ export class Runs {
     const session = this.sessions.require(userId, sessionId);
     const id = newId("run");
     const at = Date.now();
-    this.store.db
-      .prepare(
+    this.store
+      .sql(
         `INSERT INTO runs (id, session_id, user_id, status, started_at, max_until, lease_owner, lease_expires)
          VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
       )
@@ -133,7 +133,7 @@ export class Runs {
     reason: "ended" | "cancelled" | "expired" = "ended",
   ): { runId: string; status: string } {
     const live = this.#live.get(runId);
-    const row = this.store.db.prepare("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+    const row = this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
       | { user_id: string; status: string }
       | undefined;
     if (!row || row.user_id !== userId) {
@@ -141,12 +141,12 @@ export class Runs {
     }
     if (row.status !== "running") return { runId, status: row.status };
     this.store.tx(() => {
-      this.store.db
-        .prepare(
+      this.store
+        .sql(
           "UPDATE runs SET status = ?, ended_at = ?, end_reason = ?, lease_owner = NULL WHERE id = ? AND status = 'running'",
         )
         .run(reason, Date.now(), reason, runId);
-      this.store.db.prepare("DELETE FROM shared_results WHERE run_id = ?").run(runId);
+      this.store.sql("DELETE FROM shared_results WHERE run_id = ?").run(runId);
     });
     if (live) {
       clearTimeout(live.timer);
@@ -165,7 +165,7 @@ export class Runs {
       if (live.userId !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
       return live;
     }
-    const row = this.store.db.prepare("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+    const row = this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
       | { user_id: string; status: string }
       | undefined;
     if (row && row.user_id !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
@@ -339,14 +339,14 @@ export class Runs {
   renewLeases(): void {
     const until = Date.now() + this.config.leaseMs;
     this.store.tx(() => {
-      this.store.db
-        .prepare("UPDATE runs SET lease_expires = ? WHERE lease_owner = ? AND status = 'running'")
+      this.store
+        .sql("UPDATE runs SET lease_expires = ? WHERE lease_owner = ? AND status = 'running'")
         .run(until, this.config.owner);
-      this.store.db
-        .prepare("UPDATE approvals SET lease_expires = ? WHERE lease_owner = ? AND status = 'pending'")
+      this.store
+        .sql("UPDATE approvals SET lease_expires = ? WHERE lease_owner = ? AND status = 'pending'")
         .run(until, this.config.owner);
-      this.store.db
-        .prepare("UPDATE jobs SET lease_expires = ? WHERE lease_owner = ? AND status IN ('queued', 'running')")
+      this.store
+        .sql("UPDATE jobs SET lease_expires = ? WHERE lease_owner = ? AND status IN ('queued', 'running')")
         .run(until, this.config.owner);
     });
   }

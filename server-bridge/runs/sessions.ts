@@ -66,8 +66,8 @@ export class Sessions {
       modules: JSON.stringify([...new Set(modules)]),
       packs: JSON.stringify([...new Set(packs)]),
     };
-    this.store.db
-      .prepare(
+    this.store
+      .sql(
         "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, ?)",
       )
       .run(row, Date.now());
@@ -76,7 +76,7 @@ export class Sessions {
 
   /** The session if it is this user's; `unauthorized` otherwise (an unknown id looks the same). */
   require(userId: string, sessionId: string): SessionRow {
-    const row = this.store.db.prepare("SELECT * FROM sessions WHERE id = ?").get(sessionId) as SessionRow | undefined;
+    const row = this.store.sql("SELECT * FROM sessions WHERE id = ?").get(sessionId) as SessionRow | undefined;
     if (!row || row.user_id !== userId) {
       throw new CodedError({ code: "unauthorized", message: `Session "${sessionId}" does not exist or is not yours.` });
     }
@@ -88,21 +88,19 @@ export class Sessions {
   }
 
   mode(sessionId: string): Mode {
-    const row = this.store.db.prepare("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as
-      | { mode: Mode }
-      | undefined;
+    const row = this.store.sql("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as { mode: Mode } | undefined;
     return row?.mode ?? "default";
   }
 
   setMode(userId: string, sessionId: string, mode: Mode): SessionView {
     this.require(userId, sessionId);
-    this.store.db.prepare("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
+    this.store.sql("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
     this.bus.publish(sessionId, { type: "mode_changed", mode });
     return this.view(userId, sessionId);
   }
 
   allowed(sessionId: string): string[] {
-    const row = this.store.db.prepare("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId) as
+    const row = this.store.sql("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId) as
       | { allow_set: string }
       | undefined;
     return row ? (JSON.parse(row.allow_set) as string[]) : [];
@@ -113,7 +111,7 @@ export class Sessions {
     this.require(userId, sessionId);
     const remaining = this.store.tx(() => {
       const next = capability === undefined ? [] : this.allowed(sessionId).filter((n) => n !== capability);
-      this.store.db.prepare("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
+      this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
       return next;
     });
     this.bus.publish(sessionId, { type: "allow_set_changed", allowed: remaining });
@@ -128,9 +126,7 @@ export class Sessions {
           const current = this.allowed(sessionId);
           if (current.includes(name)) return current;
           const updated = [...current, name].sort();
-          this.store.db
-            .prepare("UPDATE sessions SET allow_set = ? WHERE id = ?")
-            .run(JSON.stringify(updated), sessionId);
+          this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(updated), sessionId);
           return updated;
         });
         this.bus.publish(sessionId, { type: "allow_set_changed", allowed: next });

@@ -11,7 +11,7 @@ export class AuditLog {
   readonly #insert;
 
   constructor(private readonly store: Store) {
-    this.#insert = store.db.prepare(
+    this.#insert = store.sql(
       `INSERT INTO audit (at, actor, user_id, session_id, run_id, capability, category, decision, outcome, duration_ms, waited_ms)
        VALUES (@at, @actor, @user_id, @session_id, @run_id, @capability, @category, @decision, @outcome, @duration_ms, @waited_ms)`,
     );

@@ -10,11 +10,15 @@ import { initial } from "./migrations/001-initial.ts";
 import { jobs } from "./migrations/002-jobs.ts";
 import { assets } from "./migrations/003-assets.ts";
 
+const MAX_CACHED_STATEMENTS = 500;
+
 export const MIGRATIONS: readonly string[] = [initial, jobs, assets];
 
 export interface Store {
   readonly db: Database.Database;
   readonly dataDir: string;
+  /** The statement for this SQL text, prepared once per connection and reused. */
+  sql(text: string): Database.Statement;
   /** Runs `fn` in one IMMEDIATE transaction: every multi-row write goes through here. */
   tx<T>(fn: () => T): T;
   dispose(): void;
@@ -30,9 +34,20 @@ export function openStore(dataDir: string): Store {
   db.pragma("foreign_keys = ON");
   migrate(db);
   let disposed = false;
+  const statements = new Map<string, Database.Statement>();
   const store: Store = {
     db,
     dataDir,
+    sql(text) {
+      let statement = statements.get(text);
+      if (!statement) {
+        // Texts are the code's own (a few filter shapes at most); the bound only guards a mistake.
+        if (statements.size >= MAX_CACHED_STATEMENTS) statements.clear();
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
     tx: (fn) => db.transaction(fn).immediate(),
     dispose() {
       if (disposed) return;

@@ -33,8 +33,8 @@ export class WorkflowStore {
   constructor(private readonly store: Store) {}
 
   list(userId: string, opts: { limit: number; offset: number; query?: string | undefined }) {
-    const rows = this.store.db
-      .prepare(
+    const rows = this.store
+      .sql(
         `SELECT id, name, description, version, updated_at FROM workflows
          WHERE user_id = ? AND (? IS NULL OR instr(lower(name), lower(?)) > 0)
          ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
@@ -47,7 +47,7 @@ export class WorkflowStore {
   }
 
   find(userId: string, id: string): Workflow | undefined {
-    const row = this.store.db.prepare("SELECT * FROM workflows WHERE id = ? AND user_id = ?").get(id, userId) as
+    const row = this.store.sql("SELECT * FROM workflows WHERE id = ? AND user_id = ?").get(id, userId) as
       | Row
       | undefined;
     return row ? toWorkflow(row) : undefined;
@@ -62,8 +62,8 @@ export class WorkflowStore {
   create(userId: string, input: { name: string; description: string; graph: Graph }): Workflow {
     const at = Date.now();
     const id = newId("wf");
-    this.store.db
-      .prepare(
+    this.store
+      .sql(
         "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
       )
       .run(id, userId, input.name, input.description, JSON.stringify(input.graph), at, at);
@@ -87,8 +87,8 @@ export class WorkflowStore {
           `Version conflict on workflow "${current.id}": you expected version ${input.expected_version}, the stored one is ${current.version}. Read it again with workflows.get and reapply your change.`,
         );
       }
-      this.store.db
-        .prepare(
+      this.store
+        .sql(
           "UPDATE workflows SET name = ?, description = ?, graph = ?, version = version + 1, updated_at = ? WHERE id = ? AND user_id = ?",
         )
         .run(
@@ -104,7 +104,7 @@ export class WorkflowStore {
   }
 
   delete(userId: string, id: string): void {
-    const result = this.store.db.prepare("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
+    const result = this.store.sql("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
     if (result.changes === 0) throw notFound("workflow", id, NOT_FOUND_HINT);
   }
 }
