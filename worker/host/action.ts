@@ -41,7 +41,7 @@ export interface ActionControl {
 const YIELD_EVERY_MS = 15;
 
 export async function runAction(options: {
-  /** A fresh runtime and context no other action has used; this action disposes it. */
+  /** A fresh runtime and context no other action has used; the caller disposes it after the action. */
   prepared: PreparedRuntime;
   source: string;
   scope: ImportScope;
@@ -166,7 +166,7 @@ export async function runAction(options: {
       lastYield = performance.now();
     }
   } finally {
+    // No call may be issued from now on; the host disposes the runtime once the response has gone out.
     calls.end();
-    prepared.dispose();
   }
 }

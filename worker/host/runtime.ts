@@ -6,7 +6,9 @@
  *
  * While the worker is idle the host prepares the next action's runtime (prepared.ts: a new runtime and
  * context with the sandbox's setup evaluated), so a warm action starts by binding it; an action that
- * arrives before one is ready prepares its own. Either way each runtime serves one action only.
+ * arrives before one is ready prepares its own. Either way each runtime serves one action only. The
+ * runtime an action used is disposed once its response has gone out (or when the next action arrives,
+ * whichever is first), off the action's own time.
  *
  * Shared by both entries (entry-browser.ts, entry-node.ts); it knows nothing of Comlink or threads: it
  * takes parsed requests and settlements, and sends call batches through the function it was given.
@@ -47,8 +49,10 @@ export interface SandboxHostOptions {
 }
 
 export interface SandboxStats {
-  /** Runtimes serving an action and not yet disposed (0 between actions). */
+  /** Runtimes serving an action (0 between actions). */
   liveRuntimes: number;
+  /** A used runtime not yet disposed (0 or 1; disposed as soon as the worker is idle). */
+  retiredRuntimes: number;
   /** Fresh runtimes made ready for the next action (0 or 1). */
   preparedRuntimes: number;
   /** How many times the wasm module was instantiated (1 + rebuilds after faults). */
@@ -66,8 +70,17 @@ export class SandboxHost {
   #queue: Promise<unknown> = Promise.resolve();
   #current: { runId: string; control?: ActionControl } | undefined;
   #prepared: PreparedRuntime | undefined;
-  #prepareScheduled = false;
-  #stats: SandboxStats = { liveRuntimes: 0, preparedRuntimes: 0, builds: 0, actions: 0, wasmBytes: 0 };
+  /** The runtime the last action used, disposed when the worker is next idle. */
+  #retired: PreparedRuntime | undefined;
+  #idleScheduled = false;
+  #stats: SandboxStats = {
+    liveRuntimes: 0,
+    retiredRuntimes: 0,
+    preparedRuntimes: 0,
+    builds: 0,
+    actions: 0,
+    wasmBytes: 0,
+  };
   #disposed = false;
 
   constructor(options: SandboxHostOptions) {
@@ -100,6 +113,7 @@ export class SandboxHost {
     return {
       ...this.#stats,
       preparedRuntimes: this.#prepared ? 1 : 0,
+      retiredRuntimes: this.#retired ? 1 : 0,
       wasmBytes: this.#memory?.buffer.byteLength ?? 0,
     };
   }
@@ -138,36 +152,59 @@ export class SandboxHost {
     const ready = this.#prepared;
     this.#prepared = undefined;
     if (ready && ready.module === module && !ready.taken) return { prepared: ready, ahead: true };
-    if (ready) ready.dispose();
     return { prepared: this.#prepare(module), ahead: false };
   }
 
-  /** Prepares the next runtime once the worker is idle (after the response has gone out). */
-  #prepareWhenIdle(): void {
-    if (this.#prepareScheduled) return;
-    this.#prepareScheduled = true;
+  /**
+   * Disposes the runtime the last action used. A runtime that cannot be freed (QuickJS aborts on a
+   * leaked object) has trapped the module: it is rebuilt before the next action.
+   */
+  #disposeRetired(): void {
+    const retired = this.#retired;
+    this.#retired = undefined;
+    if (!retired || retired.module !== this.#module) return;
+    try {
+      retired.dispose();
+    } catch {
+      this.#resetModule();
+    }
+  }
+
+  /** Once the worker is idle (the response has gone out): dispose the last runtime, prepare the next. */
+  #whenIdle(): void {
+    if (this.#idleScheduled) return;
+    this.#idleScheduled = true;
     setTimeout(() => {
-      this.#prepareScheduled = false;
+      this.#idleScheduled = false;
+      if (this.#disposed || this.#current) return;
+      this.#disposeRetired();
       const module = this.#module;
-      if (this.#disposed || !module || this.#prepared || this.#current) return;
+      if (!module || this.#prepared) return;
       try {
         this.#prepared = this.#prepare(module);
       } catch {
         // A module that cannot even run setup is rebuilt by the next action.
-        this.#module = undefined;
-        this.#memory = undefined;
+        this.#resetModule();
       }
     }, 0);
   }
 
-  #dropPrepared(): void {
-    const prepared = this.#prepared;
+  #resetModule(): void {
     this.#prepared = undefined;
-    try {
-      prepared?.dispose();
-    } catch {
-      // Its module is being dropped anyway.
+    this.#module = undefined;
+    this.#memory = undefined;
+  }
+
+  #dropPrepared(): void {
+    for (const runtime of [this.#prepared, this.#retired]) {
+      try {
+        if (runtime?.module === this.#module) runtime?.dispose();
+      } catch {
+        // Its module is being dropped anyway.
+      }
     }
+    this.#prepared = undefined;
+    this.#retired = undefined;
   }
 
   async #run(raw: unknown): Promise<RunResponse> {
@@ -211,12 +248,15 @@ export class SandboxHost {
       return respond({ ok: false, error: { ...error, ...at }, logs: [], calls: [] }, 0);
     }
 
+    this.#disposeRetired();
     const module = await this.#ensureModule();
     this.#current = { runId: request.run_id };
     this.#stats.liveRuntimes++;
     this.#stats.actions++;
+    let taken: PreparedRuntime | undefined;
     try {
       const { prepared, ahead } = this.#takePrepared(module);
+      taken = prepared;
       preparation = { prepare_ms: prepared.prepareMs, prepared_ahead: ahead };
       const outcome = await runAction({
         prepared,
@@ -233,18 +273,17 @@ export class SandboxHost {
         },
       });
       this.#stats.liveRuntimes--;
+      this.#retired = taken;
       return respond(outcome, outcome.setupMs);
     } catch (err) {
       // A host-level fault (wasm trap, the host's own stack) leaves the module unusable: rebuild it.
-      this.#prepared = undefined;
-      this.#module = undefined;
-      this.#memory = undefined;
+      this.#resetModule();
       this.#stats.liveRuntimes--;
       this.#options.sliceWatch?.end();
       return respond({ ok: false, error: fromHostFault(err), logs: [], calls: [] }, 0);
     } finally {
       this.#current = undefined;
-      this.#prepareWhenIdle();
+      this.#whenIdle();
     }
   }
 }
