@@ -5,7 +5,9 @@
  *
  * The worker exposes `run`, `cancel` and `settle`; the host exposes `calls`. Guest calls issued in the
  * same tick leave the worker as one `CallBatch`; their results come back one `CallSettlement` at a
- * time as each completes, so a call waiting on an approval holds back no other.
+ * time as each completes, so a call waiting on an approval holds back no other. In the browser the
+ * page posts each `CallSettlement` as a one-way message on the worker's own port (no reply to wait
+ * for); the Node host calls `settle` through the adapter.
  */
 import { z } from "zod";
 import { ErrorCode, FailurePayload } from "./errors.ts";

@@ -1,7 +1,7 @@
 /**
- * Call results that settle together go back to the worker as one `settle` message: a batch of a
- * hundred calls whose answers arrive together costs the page and the worker two messages (and their
- * acknowledgements), not a hundred. The first result goes at once (a lone call waits for nothing); the
+ * Call results that settle together go back to the worker as one one-way `settle` message: a batch of
+ * a hundred calls whose answers arrive together costs the page and the worker two messages, not a
+ * hundred. The first result goes at once (a lone call waits for nothing); the
  * ones that follow it in the same task are collected and sent as the next task starts, a MessageChannel
  * message, so no timer clamping delays them.
  */

@@ -1,8 +1,9 @@
 /**
  * The page's side of one sandbox Web Worker. The page compiles the wasm once and hands it over; the
- * worker script is served with a CSP that forbids network access. The page talks to the worker only
- * through the typed, bounded channel (shared/sandbox/channel.ts) and serves exactly one function to it,
- * `calls`, on a dedicated port that drops every other message. A watchdog reads the deadline of the
+ * worker script is served with a CSP that forbids network access. The page talks to the worker through
+ * the typed, bounded channel (shared/sandbox/channel.ts), except for call results, which go as one-way
+ * `settle` messages the worker parses (nothing to acknowledge); it serves exactly one function to the
+ * worker, `calls`, on a dedicated port that drops every other message. A watchdog reads the deadline of the
  * VM slice now running from shared memory and terminates a worker whose slice overran; terminating
  * rejects every call pending on the worker at once.
  */
@@ -128,9 +129,13 @@ export class PageWorker {
     return RunResponse.parse(await this.#remote.call("run", request, { timeoutMs }));
   }
 
-  async settle(settlement: CallSettlement): Promise<void> {
+  /**
+   * Hands call results to the worker as a one-way message (the worker parses it): nothing waits for
+   * an acknowledgement, so a settlement costs each side one message instead of a request and its reply.
+   */
+  settle(settlement: CallSettlement): void {
     if (this.#dead) return;
-    await this.#remote.call("settle", settlement).catch(() => {});
+    this.#worker.postMessage(settlement);
   }
 
   async cancel(runId: string): Promise<void> {
