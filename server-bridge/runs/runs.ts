@@ -34,6 +34,20 @@ export interface RunsConfig {
   maxCallsPerRun: number;
 }
 
+/** One call of a `run.invokeMany` batch. */
+export interface ManyCall {
+  module: string;
+  export: string;
+  args: unknown[];
+  callId: string;
+}
+
+/** One call's answer in a `run.invokeMany` stream. */
+export interface ManyAnswer {
+  callId: string;
+  answer: InvokeAnswer;
+}
+
 interface CallEntry {
   key: string;
   promise: Promise<InvokeResult>;
@@ -207,6 +221,45 @@ export class Runs {
       }
       return encodeResult(input.export, await dispatch(live.run, live.mounted, call, { actor }));
     });
+  }
+
+  /**
+   * `run.invokeMany`: the calls of one worker batch, each exactly as `invoke` would run it (its own
+   * callId, hold and idempotency, the whole ladder), answered as they settle. Answers ready at the same
+   * moment travel as one group (a hundred calls that finish together are one chunk of the stream, not a
+   * hundred), and a call waiting for a person holds back no other: it answers `{pending: true}` after
+   * the hold like any held call, and the client sends it again with the same callId.
+   */
+  async *invokeMany(
+    userId: string,
+    input: { runId: string; calls: readonly ManyCall[]; actor?: Actor | undefined },
+  ): AsyncGenerator<ManyAnswer[], void, undefined> {
+    const ready: ManyAnswer[] = [];
+    let wake: (() => void) | undefined;
+    for (const call of input.calls) {
+      const answered = (answer: InvokeAnswer) => {
+        ready.push({ callId: call.callId, answer });
+        wake?.();
+      };
+      this.invoke(userId, { ...call, runId: input.runId, actor: input.actor }).then(answered, (err: unknown) => {
+        if (isCodedError(err)) return answered({ ok: false, error: err.payload });
+        this.logError(call.export, err);
+        answered({
+          ok: false,
+          error: failure("capability_failed", `${call.export} failed on the server; nothing more is known.`),
+        });
+      });
+    }
+    let left = input.calls.length;
+    while (left > 0) {
+      if (ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      // More of the batch may settle in this same turn: collect them into this group.
+      if (ready.length < left) await new Promise<void>((resolve) => setImmediate(resolve));
+      wake = undefined;
+      const group = ready.splice(0);
+      left -= group.length;
+      yield group;
+    }
   }
 
   /**

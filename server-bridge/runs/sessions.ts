@@ -1,6 +1,8 @@
 /**
- * Agent sessions: mode, allow-set, mounted modules and packs, per user, in the store. Reads go to the
- * store each time (they are cheap and keep several processes sharing one $DATA_DIR consistent).
+ * Agent sessions: mode, allow-set, mounted modules and packs, per user, in the store. The gate's reads
+ * (mode, allow-set) go to the store once per event-loop turn: the calls of one batch share them, and
+ * the next turn reads again, so several processes sharing one $DATA_DIR stay consistent. Every write
+ * this process makes drops what the turn had read.
  */
 import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import type { Mode } from "../../shared/capabilities/types.ts";
@@ -31,6 +33,9 @@ function view(row: SessionRow): SessionView {
 }
 
 export class Sessions {
+  /** Reads made in this event-loop turn, by kind and session id; cleared when the turn ends. */
+  readonly #turn = new Map<string, unknown>();
+
   constructor(
     private readonly store: Store,
     private readonly bus: EventBus,
@@ -87,19 +92,39 @@ export class Sessions {
     return view(this.require(userId, sessionId));
   }
 
+  /** `load()` once per event-loop turn for this key. */
+  #inTurn<T>(key: string, load: () => T): T {
+    if (this.#turn.has(key)) return this.#turn.get(key) as T;
+    const value = load();
+    if (this.#turn.size === 0) setImmediate(() => this.#turn.clear());
+    this.#turn.set(key, value);
+    return value;
+  }
+
   mode(sessionId: string): Mode {
-    const row = this.store.sql("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as { mode: Mode } | undefined;
-    return row?.mode ?? "default";
+    return this.#inTurn(`mode:${sessionId}`, () => {
+      const row = this.store.sql("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as { mode: Mode } | undefined;
+      return row?.mode ?? "default";
+    });
   }
 
   setMode(userId: string, sessionId: string, mode: Mode): SessionView {
     this.require(userId, sessionId);
+    this.#turn.clear();
     this.store.sql("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
     this.bus.publish(sessionId, { type: "mode_changed", mode });
     return this.view(userId, sessionId);
   }
 
   allowed(sessionId: string): string[] {
+    return [...this.#allowedInTurn(sessionId)];
+  }
+
+  #allowedInTurn(sessionId: string): readonly string[] {
+    return this.#inTurn(`allowed:${sessionId}`, () => this.#allowedNow(sessionId));
+  }
+
+  #allowedNow(sessionId: string): string[] {
     const row = this.store.sql("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId) as
       | { allow_set: string }
       | undefined;
@@ -109,8 +134,9 @@ export class Sessions {
   /** Removes one name (or all when `capability` is absent) from the allow-set; returns what remains. */
   revoke(userId: string, sessionId: string, capability?: string): string[] {
     this.require(userId, sessionId);
+    this.#turn.clear();
     const remaining = this.store.tx(() => {
-      const next = capability === undefined ? [] : this.allowed(sessionId).filter((n) => n !== capability);
+      const next = capability === undefined ? [] : this.#allowedNow(sessionId).filter((n) => n !== capability);
       this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
       return next;
     });
@@ -120,10 +146,11 @@ export class Sessions {
 
   allowSet(sessionId: string): AllowSet {
     return {
-      has: (name) => this.allowed(sessionId).includes(name),
+      has: (name) => this.#allowedInTurn(sessionId).includes(name),
       add: (name) => {
+        this.#turn.clear();
         const next = this.store.tx(() => {
-          const current = this.allowed(sessionId);
+          const current = this.#allowedNow(sessionId);
           if (current.includes(name)) return current;
           const updated = [...current, name].sort();
           this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(updated), sessionId);

@@ -21,6 +21,9 @@ function requirePersonFor(ctx: RequestContext, actor: "agent" | "user" | undefin
   }
 }
 
+/** The schema's own ceiling; the configured `MAX_BATCH_SIZE` (never above it) is checked per request. */
+const MAX_CALLS_PER_BATCH = 100_000;
+
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
 export const appRouter = router({
@@ -115,6 +118,38 @@ export const appRouter = router({
       .mutation(({ ctx, input }) => {
         requirePersonFor(ctx, input.actor);
         return ctx.app.runs.invoke(ctx.userId, { ...input, args: input.args as unknown[] });
+      }),
+    /**
+     * The calls of one worker batch in one procedure: each runs exactly as `invoke`, and answers stream
+     * back in groups as they settle (`[{callId, answer}]`; a held call answers `{pending: true}`).
+     */
+    invokeMany: authed
+      .input(
+        z.object({
+          runId: Id,
+          calls: z
+            .array(
+              z.object({
+                module: z.string().min(1).max(300),
+                export: z.string().min(1).max(200),
+                args: z.array(z.unknown()),
+                callId: z.string().min(1).max(200),
+              }),
+            )
+            .min(1)
+            .max(MAX_CALLS_PER_BATCH),
+          actor: Actor.optional(),
+        }),
+      )
+      .mutation(async function* ({ ctx, input }) {
+        requirePersonFor(ctx, input.actor);
+        if (input.calls.length > ctx.app.config.maxBatchSize) {
+          throw new TRPCError({
+            code: "PAYLOAD_TOO_LARGE",
+            message: `A batch holds at most ${ctx.app.config.maxBatchSize} calls; this one has ${input.calls.length}.`,
+          });
+        }
+        yield* ctx.app.runs.invokeMany(ctx.userId, input);
       }),
   }),
   approvals: router({

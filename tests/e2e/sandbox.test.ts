@@ -43,15 +43,12 @@ describe("actions in the page's Web Worker", () => {
   it("sends the calls of one tick as one HTTP request and streams their results", async () => {
     await using app = await openApp({ holdMs: 300 });
     const { page } = app;
-    const posts: string[] = [];
+    const posts: { url: string; body: string }[] = [];
     page.on("request", (request) => {
       // Only the action's own calls (the editor's list of workflows also uses run.invoke).
-      if (
-        request.method() === "POST" &&
-        request.url().includes("run.invoke") &&
-        request.postData()?.includes('"limit":1}')
-      ) {
-        posts.push(request.url());
+      const body = request.postData() ?? "";
+      if (request.method() === "POST" && request.url().includes("/trpc/run.invoke") && body.includes('"limit":1}')) {
+        posts.push({ url: request.url(), body });
       }
     });
     await runAction(
@@ -61,8 +58,11 @@ const lists = await Promise.all(Array.from({ length: 20 }, () => workflows.list(
 export default lists.length;`,
     );
     expect(await finished(page)).toContain("20");
-    expect(posts, posts.map((p) => p.slice(0, 200)).join("\n")).toHaveLength(1);
-    expect(posts[0]?.split("/trpc/")[1]?.split("?")[0]?.split(",")).toHaveLength(20);
+    expect(posts, posts.map((p) => p.url.slice(0, 200)).join("\n")).toHaveLength(1);
+    // One procedure carrying the twenty calls, each with its own callId.
+    expect(posts[0]?.url.split("/trpc/")[1]?.split("?")[0]).toBe("run.invokeMany");
+    const sent = JSON.parse(posts[0]?.body ?? "{}") as Record<string, { calls: { callId: string }[] }>;
+    expect(new Set(sent[0]?.calls.map((c) => c.callId)).size).toBe(20);
   });
 
   it("serves the worker script with a CSP that forbids network access: a fetch from the worker fails", async () => {

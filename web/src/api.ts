@@ -1,7 +1,9 @@
 /**
  * The page's tRPC client, typed from the server's router (type import only). Three links: the event
- * stream over SSE (cookie-authenticated; EventSource cannot send headers), control calls on their own
- * unbatched link, and everything else batched and streamed so one slow call holds back no other.
+ * stream over SSE (cookie-authenticated; EventSource cannot send headers), control calls and single
+ * capability calls (`run.invoke`: a lone guest call, alone in its request, answered as plain JSON without
+ * the stream's framing) on their own unbatched link, and everything else batched and streamed so one slow
+ * call holds back no other (a worker batch of several calls is one streamed `run.invokeMany`).
  */
 import {
   createTRPCClient,
@@ -13,7 +15,7 @@ import {
 } from "@trpc/client";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 
-const CONTROL = new Set(["approvals.respond", "session.setMode", "session.revoke"]);
+const UNBATCHED = new Set(["approvals.respond", "session.setMode", "session.revoke", "run.invoke"]);
 
 export const api = createTRPCClient<AppRouter>({
   links: [
@@ -21,7 +23,7 @@ export const api = createTRPCClient<AppRouter>({
       condition: (op) => op.type === "subscription",
       true: httpSubscriptionLink({ url: "/trpc" }),
       false: splitLink({
-        condition: (op) => CONTROL.has(op.path),
+        condition: (op) => UNBATCHED.has(op.path),
         true: httpLink({ url: "/trpc" }),
         false: httpBatchStreamLink({ url: "/trpc", maxItems: 1000 }),
       }),

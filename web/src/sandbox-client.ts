@@ -1,11 +1,13 @@
 /**
  * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
  * gets its own server run; its guest calls are routed here: `ui` calls to the editor (after the
- * server's gate), everything else to `run.invoke`. Calls issued in the same tick go out in the same tick,
- * so tRPC's batch link sends them as one HTTP request and streams each result back as it completes; a
- * `{pending: true}` answer is sent again with the same callId. A killed or crashed worker is replaced
+ * server's gate), everything else to `run.invokeMany`: the calls the guest issued in one tick go out as
+ * one procedure in one HTTP request (tRPC's batch link), and their answers stream back in groups as
+ * they settle, each group handed to the worker as one settle message; a `{pending: true}` answer is sent
+ * again with the same callId. A killed or crashed worker is replaced
  * and the action ends with a clear error; the panel stays usable.
  */
+import { z } from "zod";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { api } from "./api.ts";
@@ -153,55 +155,107 @@ class BrowserSandbox implements SandboxClient {
     const current = this.#current;
     if (!current || current.runId !== batch.run_id) return;
     const isCurrent = () => this.#current === current && !current.cancelled;
+    const settle = (result: WireCallResult) => current.settled.add(result);
+    const invokes: WireCall[] = [];
     // Every first request leaves in this same tick, so the batch link sends them as one HTTP request.
     for (const call of batch.calls) {
-      const result =
-        call.module === UI_MODULE
-          ? this.#ui.serve(batch.run_id, call, isCurrent)
-          : invoke(batch.run_id, call, isCurrent);
+      if (call.module !== UI_MODULE) {
+        invokes.push(call);
+        continue;
+      }
       // A call must always settle, or the guest waits for it until its deadline.
-      void result
-        .catch(
-          (): WireCallResult => ({
-            call_id: call.call_id,
-            ok: false,
-            error: { code: "capability_failed", message: "The page could not serve this call; nothing more is known." },
-          }),
-        )
-        .then((settled) => current.settled.add(settled));
+      void this.#ui
+        .serve(batch.run_id, call, isCurrent)
+        .catch((): WireCallResult => failedCall(call, pageFailure()))
+        .then(settle);
+    }
+    if (invokes.length > 0) {
+      void invokeMany(batch.run_id, invokes, isCurrent, settle).catch(() => {
+        for (const call of invokes) settle(failedCall(call, pageFailure()));
+      });
     }
   }
 }
 
-async function invoke(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
-  for (;;) {
-    let answer: unknown;
+/** One streamed group of answers, as `run.invokeMany` yields it (each answer is read on its own). */
+const AnswerGroup = z.array(z.object({ callId: z.string(), answer: z.unknown() }));
+
+/**
+ * Sends `calls` as one `run.invokeMany` and settles each as its answer arrives; calls answered
+ * `{pending: true}` (waiting for a person past the server's hold) go again, same callIds, while the
+ * action runs. Every call settles exactly once (the settle batcher ignores nothing, so neither may we).
+ */
+async function invokeMany(
+  runId: string,
+  calls: readonly WireCall[],
+  isCurrent: () => boolean,
+  settle: (result: WireCallResult) => void,
+): Promise<void> {
+  let waiting = calls;
+  while (waiting.length > 0) {
+    const open = new Map(waiting.map((call) => [call.call_id, call]));
+    const again: WireCall[] = [];
     try {
-      answer = await api.run.invoke.mutate({
-        runId,
-        module: call.module,
-        export: call.export,
-        args: call.args,
-        callId: call.call_id,
-      });
+      const stream =
+        waiting.length === 1
+          ? lone(runId, waiting[0] as WireCall)
+          : await api.run.invokeMany.mutate({
+              runId,
+              calls: waiting.map((call) => ({
+                module: call.module,
+                export: call.export,
+                args: call.args,
+                callId: call.call_id,
+              })),
+            });
+      for await (const raw of stream) {
+        const group = AnswerGroup.safeParse(raw);
+        if (!group.success) continue;
+        for (const { callId, answer } of group.data) {
+          const call = open.get(callId);
+          if (!call) continue;
+          open.delete(callId);
+          const read = readAnswer(answer);
+          if (!("pending" in read)) settle(resultOf(call, read));
+          else if (isCurrent()) again.push(call);
+          else settle(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
+        }
+      }
     } catch (err) {
-      return { call_id: call.call_id, ok: false, error: unreachable(err) };
+      for (const call of open.values()) settle(failedCall(call, unreachable(err)));
+      open.clear();
     }
-    const read = readAnswer(answer);
-    if ("pending" in read) {
-      if (!isCurrent())
-        return {
-          call_id: call.call_id,
-          ok: false,
-          error: { code: "run_ended", message: "The action ended while this call waited." },
-        };
-      continue;
-    }
-    const waited = read.waited_ms ? { waited_ms: read.waited_ms } : {};
-    return read.ok
-      ? { call_id: call.call_id, ok: true, value: read.value, ...waited }
-      : { call_id: call.call_id, ok: false, error: read.error, ...waited };
+    // A stream that ended without answering a call: say so rather than leave the guest waiting.
+    for (const call of open.values()) settle(failedCall(call, pageFailure()));
+    waiting = again;
   }
+}
+
+/** A lone call goes as `run.invoke`, unbatched (plain JSON, no stream framing); its answer as one group. */
+async function* lone(runId: string, call: WireCall): AsyncGenerator<unknown> {
+  const answer = await api.run.invoke.mutate({
+    runId,
+    module: call.module,
+    export: call.export,
+    args: call.args,
+    callId: call.call_id,
+  });
+  yield [{ callId: call.call_id, answer }];
+}
+
+function resultOf(call: WireCall, read: Exclude<ReturnType<typeof readAnswer>, { pending: true }>): WireCallResult {
+  const waited = read.waited_ms ? { waited_ms: read.waited_ms } : {};
+  return read.ok
+    ? { call_id: call.call_id, ok: true, value: read.value, ...waited }
+    : { call_id: call.call_id, ok: false, error: read.error, ...waited };
+}
+
+function failedCall(call: WireCall, error: FailurePayload): WireCallResult {
+  return { call_id: call.call_id, ok: false, error };
+}
+
+function pageFailure(): FailurePayload {
+  return { code: "capability_failed", message: "The page could not serve this call; nothing more is known." };
 }
 
 function unreachable(err: unknown): FailurePayload {
