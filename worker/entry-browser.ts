@@ -51,6 +51,7 @@ function onInit(event: MessageEvent): void {
     if ((event.data as { type?: unknown } | null)?.type !== "settle") return;
     const parsed = CallSettlement.safeParse(event.data);
     if (parsed.success) host.settle(parsed.data);
+    else console.warn("the page sent a malformed settlement; refused", parsed.error.issues.slice(0, 3));
   }) as EventListener);
   void host.warm().then(() => scope.postMessage({ type: "ready" }));
 }

@@ -13,7 +13,7 @@ import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from 
 import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import { SettleBatcher } from "./settle-batcher.ts";
-import { readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
+import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
@@ -216,7 +216,7 @@ async function invokeMany(
           if (!call) continue;
           open.delete(callId);
           const read = readAnswer(answer);
-          if (!("pending" in read)) settle(resultOf(call, read));
+          if (!("pending" in read)) settle(callResult(call.call_id, read));
           else if (isCurrent()) again.push(call);
           else settle(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
         }
@@ -243,15 +243,8 @@ async function* lone(runId: string, call: WireCall): AsyncGenerator<unknown> {
   yield [{ callId: call.call_id, answer }];
 }
 
-function resultOf(call: WireCall, read: Exclude<ReturnType<typeof readAnswer>, { pending: true }>): WireCallResult {
-  const waited = read.waited_ms ? { waited_ms: read.waited_ms } : {};
-  return read.ok
-    ? { call_id: call.call_id, ok: true, value: read.value, ...waited }
-    : { call_id: call.call_id, ok: false, error: read.error, ...waited };
-}
-
 function failedCall(call: WireCall, error: FailurePayload): WireCallResult {
-  return { call_id: call.call_id, ok: false, error };
+  return callResult(call.call_id, { ok: false, error });
 }
 
 function pageFailure(): FailurePayload {

@@ -18,9 +18,17 @@ import type { EditorController } from "./editor/controller.ts";
 
 export const UI_MODULE = moduleSpecifier("ui");
 
-type Answer =
+export type Answer =
   | { ok: true; value: unknown; waited_ms?: number }
   | { ok: false; error: FailurePayload; waited_ms?: number };
+
+/** What the worker is told of a call from its answer (a value already in the boundary encoding). */
+export function callResult(callId: string, answer: Answer): WireCallResult {
+  const waited = answer.waited_ms ? { waited_ms: answer.waited_ms } : {};
+  return answer.ok
+    ? { call_id: callId, ok: true, value: answer.value, ...waited }
+    : { call_id: callId, ok: false, error: answer.error, ...waited };
+}
 
 const MALFORMED = "The server sent a malformed answer; nothing more is known. Retry later.";
 
@@ -55,19 +63,10 @@ export class UiClient {
   async serve(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
     // `fromServer`: the value already travelled in the boundary encoding; encoding it again would escape it.
     const done = (answer: Answer, fromServer = false): WireCallResult =>
-      answer.ok
-        ? {
-            call_id: call.call_id,
-            ok: true,
-            value: fromServer ? answer.value : toWire(answer.value, "result"),
-            ...(answer.waited_ms ? { waited_ms: answer.waited_ms } : {}),
-          }
-        : {
-            call_id: call.call_id,
-            ok: false,
-            error: answer.error,
-            ...(answer.waited_ms ? { waited_ms: answer.waited_ms } : {}),
-          };
+      callResult(
+        call.call_id,
+        answer.ok && !fromServer ? { ...answer, value: toWire(answer.value, "result") } : answer,
+      );
     const module = findModule("ui");
     const spec =
       module?.specs.find((s) => s.name === call.export) ?? module?.specs.find((s) => s.method === call.export);

@@ -1,7 +1,7 @@
 /**
- * One action, start to end, on a fresh runtime and context (prepared.ts) that die with it. The VM only ever runs in
- * bounded synchronous slices (module evaluation, a drain of at most `jobsPerSlice` jobs, the final
- * serialisation), each announced to the slice watch; between slices the host flushes the call outbox,
+ * One action, start to end, on a fresh runtime and context (prepared.ts) that die with it. The VM only
+ * ever runs in bounded synchronous slices (module evaluation, a drain of at most `jobsPerSlice` jobs,
+ * the final serialisation), each announced to the slice watch; between slices the host flushes the call outbox,
  * looks at the clock and its mailbox, and waits for a settlement when nothing else can make progress.
  * Nothing pending and nothing queued while the result is unsettled is a deadlock: it ends at once.
  *
@@ -10,7 +10,7 @@
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import type { ImportScope } from "../../shared/sandbox/imports.ts";
 import { CallBridge } from "./bridge.ts";
-import { ActionClock, type SliceWatch } from "./clock.ts";
+import { ActionClock, type SliceWatch, watchedSlices } from "./clock.ts";
 import { cancelledError, deadlockError, type ObservedError, timeoutError } from "./failures.ts";
 import type { Limits } from "./limits.ts";
 import { ACTION_FILENAME, createModuleResolver } from "./loader.ts";
@@ -75,14 +75,7 @@ export async function runAction(options: {
       },
     });
 
-    const slice: Slice = (fn) => {
-      io.sliceWatch?.begin(clock.deadline);
-      try {
-        return fn();
-      } finally {
-        io.sliceWatch?.end();
-      }
-    };
+    const slice: Slice = watchedSlices(io.sliceWatch, () => clock.deadline);
     const flush = () => {
       const outbox = calls.takeOutbox();
       if (outbox.length === 0) return;

@@ -16,6 +16,18 @@ export interface SliceWatch {
   end(): void;
 }
 
+/** Runs each `fn` as one synchronous VM slice, announced to `watch` with the deadline of the moment. */
+export function watchedSlices(watch: SliceWatch | undefined, deadline: () => number): <T>(fn: () => T) => T {
+  return (fn) => {
+    watch?.begin(deadline());
+    try {
+      return fn();
+    } finally {
+      watch?.end();
+    }
+  };
+}
+
 /** Writes slice deadlines into shared memory for the watchdog (index 0; 0 = no slice running). */
 export function sharedSliceWatch(buffer: SharedArrayBuffer): SliceWatch {
   const cells = new BigInt64Array(buffer);

@@ -12,7 +12,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule }
 import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
 import type { ImportScope } from "../../shared/sandbox/imports.ts";
 import type { CallBridge } from "./bridge.ts";
-import type { SliceWatch } from "./clock.ts";
+import { type SliceWatch, watchedSlices } from "./clock.ts";
 import { SETUP_SOURCE } from "./guest-sources.ts";
 import type { Limits } from "./limits.ts";
 import { type ModuleResolver, SETUP_SPECIFIER } from "./loader.ts";
@@ -59,14 +59,7 @@ export class PreparedRuntime {
       );
       this.context = this.runtime.newContext();
       this.#installHost();
-      const slice: Slice = (fn) => {
-        sliceWatch?.begin(Date.now() + limits.timeoutMs);
-        try {
-          return fn();
-        } finally {
-          sliceWatch?.end();
-        }
-      };
+      const slice: Slice = watchedSlices(sliceWatch, () => Date.now() + limits.timeoutMs);
       // Evaluated under its own module name, so the facades' imports of the bridge find it loaded.
       const setup = slice(() => this.context.evalCode(SETUP_SOURCE, SETUP_SPECIFIER, { type: "module" }));
       const state = settleNow(this.context, this.runtime, setup, slice, (namespace) => {
@@ -79,10 +72,6 @@ export class PreparedRuntime {
       throw err;
     }
     this.prepareMs = performance.now() - started;
-  }
-
-  get taken(): boolean {
-    return this.#binding !== undefined;
   }
 
   /** Gives this runtime to one action, with that action's limits; a second take is refused. */

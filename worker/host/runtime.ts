@@ -151,7 +151,7 @@ export class SandboxHost {
   #takePrepared(module: QuickJSWASMModule): { prepared: PreparedRuntime; ahead: boolean } {
     const ready = this.#prepared;
     this.#prepared = undefined;
-    if (ready && ready.module === module && !ready.taken) return { prepared: ready, ahead: true };
+    if (ready?.module === module) return { prepared: ready, ahead: true };
     return { prepared: this.#prepare(module), ahead: false };
   }
 
@@ -253,10 +253,10 @@ export class SandboxHost {
     this.#current = { runId: request.run_id };
     this.#stats.liveRuntimes++;
     this.#stats.actions++;
-    let taken: PreparedRuntime | undefined;
+    let used: PreparedRuntime | undefined;
     try {
       const { prepared, ahead } = this.#takePrepared(module);
-      taken = prepared;
+      used = prepared;
       preparation = { prepare_ms: prepared.prepareMs, prepared_ahead: ahead };
       const outcome = await runAction({
         prepared,
@@ -272,16 +272,16 @@ export class SandboxHost {
           if (this.#current) this.#current.control = control;
         },
       });
-      this.#stats.liveRuntimes--;
-      this.#retired = taken;
       return respond(outcome, outcome.setupMs);
     } catch (err) {
       // A host-level fault (wasm trap, the host's own stack) leaves the module unusable: rebuild it.
       this.#resetModule();
-      this.#stats.liveRuntimes--;
       this.#options.sliceWatch?.end();
       return respond({ ok: false, error: fromHostFault(err), logs: [], calls: [] }, 0);
     } finally {
+      // Disposed once the response has gone out (dropped instead if the run trapped the module).
+      this.#retired = used;
+      this.#stats.liveRuntimes--;
       this.#current = undefined;
       this.#whenIdle();
     }
