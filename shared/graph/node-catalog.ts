@@ -5,7 +5,7 @@
  */
 import { MEDIA_NODE_TYPES } from "./node-catalog-media.ts";
 import { input, out, req } from "./node-catalog-parts.ts";
-import type { HandleType, InputSpec, NodeType } from "./node-types.ts";
+import type { HandleType, NodeType } from "./node-types.ts";
 
 const constant = (kind: HandleType, title: string, fallback: unknown): NodeType => ({
   id: `constant.${kind}`,

@@ -2,13 +2,14 @@
  * The `assets` namespace on the real server and store: text, JSON and real PNG round trips, the
  * refusal of bytes that only claim to be an image, content addressing, per-user isolation and caps.
  */
+
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
-import type { ApprovalRequest } from "../../shared/gate/approvals.ts";
 import { answerValue, errorOf, openRun } from "../engine/support.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { startTestServer } from "../support/server.ts";
 import { ASSETS, b64, png, unb64 } from "./support.ts";
 
@@ -185,16 +186,9 @@ describe("assets: save, get, list, delete through capabilities", () => {
     expect(errorOf(await plan.call(ASSETS, "save", ["a.txt", "x"])).code).toBe("blocked_in_plan_mode");
     expect(await plan.call(ASSETS, "list", [])).toMatchObject({ ok: true });
 
-    const asked: ApprovalRequest[] = [];
-    const local = openLocalRun(server.app, {
-      mode: "default",
-      approver: {
-        async ask(request) {
-          asked.push(request);
-          return { kind: "answer", answer: "deny", approval_id: request.approval_id, hash: request.hash };
-        },
-      },
-    });
+    const approver = new ScriptedApprover("deny");
+    const asked = approver.asked;
+    const local = openLocalRun(server.app, { mode: "default", approver });
     const denied = await local.live.run.invoke("save_asset", { name: "a.txt", content: "x" });
     expect(denied).toMatchObject({ ok: false, error: { code: "permission_denied" } });
     expect(asked.map((r) => [r.capability, r.category, r.message])).toEqual([

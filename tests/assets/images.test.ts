@@ -3,11 +3,12 @@
  * reads it with get_asset and saves the result with save_asset, both through the gate), then the other
  * operations through run_node, and the effects of a graph named in run_workflow's approval prompt.
  */
+
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
-import type { ApprovalRequest } from "../../shared/gate/approvals.ts";
 import { answerValue, edge, errorOf, type JobResult, NODES, node, openRun } from "../engine/support.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 import { ASSETS, b64, png, unb64 } from "./support.ts";
 
@@ -121,17 +122,9 @@ describe("image nodes", () => {
     await using server = await startTestServer();
     const seed = await openRun(server, "auto");
     const source = answerValue<Saved>(await seed.call(ASSETS, "save", ["s.png", { $bytes: b64(await png(4, 4)) }]));
-    const asked: ApprovalRequest[] = [];
-    const local = openLocalRun(server.app, {
-      mode: "default",
-      approver: {
-        async ask(request) {
-          asked.push(request);
-          const answer = request.capability === "save_asset" ? "deny" : "allow";
-          return { kind: "answer", answer, approval_id: request.approval_id, hash: request.hash };
-        },
-      },
-    });
+    const approver = new ScriptedApprover((request) => (request.capability === "save_asset" ? "deny" : "allow"));
+    const asked = approver.asked;
+    const local = openLocalRun(server.app, { mode: "default", approver });
     const graph = { nodes: [node("g", "image.grayscale", { image: { $asset: source.id } })], edges: [] };
     const result = await local.live.run.invoke("run_workflow", { graph, wait_ms: 50_000 });
     expect(result).toMatchObject({ ok: true, value: { status: "failed", error: { code: "permission_denied" } } });

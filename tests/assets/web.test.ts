@@ -3,12 +3,13 @@
  * what a response looks like, the size cap, redirects followed by hand, the timeout, and the gate
  * (plan blocks, default asks, auto runs), also for an http.request node. The SSRF guard is ssrf.test.ts.
  */
+
 import { describe, expect, it } from "vitest";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
-import type { ApprovalRequest } from "../../shared/gate/approvals.ts";
 import { answerValue, errorOf, type JobResult, node, openRun } from "../engine/support.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { watchEvents } from "../support/events.ts";
-import { startTestServer, WORKFLOWS } from "../support/server.ts";
+import { auditedDecisions, startTestServer, WORKFLOWS } from "../support/server.ts";
 import { b64, echo, startLoopback, unb64, WEB } from "./support.ts";
 
 interface Response {
@@ -170,11 +171,7 @@ describe("gate parity: http_request (external)", () => {
     expect(loop.seen).toHaveLength(2);
     expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(2);
 
-    server.app.audit.flush();
-    const outcomes = server.app.store.db
-      .prepare("SELECT decision, outcome FROM audit WHERE run_id = ? AND capability = 'http_request' ORDER BY id")
-      .all(runId);
-    expect(outcomes).toEqual([
+    expect(auditedDecisions(server, runId, "http_request")).toEqual([
       { decision: "block", outcome: "blocked_in_plan_mode" },
       { decision: "ask", outcome: "permission_denied" },
       { decision: "ask", outcome: "ok" },
@@ -192,16 +189,9 @@ describe("gate parity: http_request (external)", () => {
     expect(job.outputs?.get).toMatchObject({ status: 200, body: { items: [1, 2] } });
 
     // In default mode the prompt for run_workflow names the external effect; denying it sends nothing.
-    const asked: ApprovalRequest[] = [];
-    const local = openLocalRun(server.app, {
-      mode: "default",
-      approver: {
-        async ask(request) {
-          asked.push(request);
-          return { kind: "answer", answer: "deny", approval_id: request.approval_id, hash: request.hash };
-        },
-      },
-    });
+    const approver = new ScriptedApprover("deny");
+    const asked = approver.asked;
+    const local = openLocalRun(server.app, { mode: "default", approver });
     expect(await local.live.run.invoke("run_workflow", { graph })).toMatchObject({
       ok: false,
       error: { code: "permission_denied" },

@@ -3,9 +3,11 @@
  * page's worker (facade -> Comlink -> tRPC -> dispatcher -> invoke) give the same outcome and the same
  * approval transcript as a direct `invoke` on the server with a scripted approver.
  */
+
 import { describe, expect, it } from "vitest";
 import type { Mode } from "../../shared/capabilities/types.ts";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../shared/gate/approvals.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../shared/gate/approvals.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { openApp } from "./browser.ts";
 import { dialog, finished, runAction } from "./panel.ts";
 
@@ -66,18 +68,8 @@ export default outcome;`,
         };
 
         // Direct invoke with a scripted approver answering the same.
-        const asked: ApprovalRequest[] = [];
-        const approver: Approver = {
-          async ask(request) {
-            asked.push(request);
-            return {
-              kind: "answer",
-              answer: step.answer ?? "deny",
-              approval_id: request.approval_id,
-              hash: request.hash,
-            };
-          },
-        };
+        const approver = new ScriptedApprover(step.answer ?? "deny");
+        const asked = approver.asked;
         const direct = server.app.sessions.create("local", { mode: step.mode });
         const live = server.app.runs.start("local", direct.sessionId, {
           gate: {

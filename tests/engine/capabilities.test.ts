@@ -3,13 +3,15 @@
  * behaviour (plan blocks non-reads, default asks, auto runs, reads always run), and effects inside a
  * job passing the starting session's gate: one approval of run_workflow never smuggles a write.
  */
+
 import { describe, expect, it } from "vitest";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
 import { findSpec } from "../../shared/capabilities/table.ts";
 import type { Mode } from "../../shared/capabilities/types.ts";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../shared/gate/approvals.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../shared/gate/approvals.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { watchEvents } from "../support/events.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { auditedDecisions, startTestServer, type TestServer } from "../support/server.ts";
 import { edge, type JobResult, node } from "./support.ts";
 
 const SAVE_GRAPH = {
@@ -21,22 +23,11 @@ const PURE_GRAPH = {
   edges: [edge("n", "sq", "a")],
 };
 
-function recorder(answers: (request: ApprovalRequest) => ApprovalAnswer) {
-  const requests: ApprovalRequest[] = [];
-  const approver: Approver = {
-    async ask(request) {
-      requests.push(request);
-      return { kind: "answer", answer: answers(request), approval_id: request.approval_id, hash: request.hash };
-    },
-  };
-  return { requests, approver };
-}
-
 /** A run in a fresh session of `mode`, with an approver that answers `allow` and records every ask. */
 function gated(server: TestServer, mode: Mode, answer: (r: ApprovalRequest) => ApprovalAnswer = () => "allow") {
-  const approvals = recorder(answer);
-  const local = openLocalRun(server.app, { mode, approver: approvals.approver });
-  return { ...local, run: local.live.run, requests: approvals.requests };
+  const approver = new ScriptedApprover(answer);
+  const local = openLocalRun(server.app, { mode, approver });
+  return { ...local, run: local.live.run, requests: approver.asked };
 }
 
 const memories = (server: TestServer) =>
@@ -293,11 +284,7 @@ describe("gate parity: run_workflow (execute) through the server as through the 
     expect(await call()).toMatchObject({ ok: true, value: { status: "completed" } });
     expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(2);
 
-    server.app.audit.flush();
-    const outcomes = server.app.store.db
-      .prepare("SELECT decision, outcome FROM audit WHERE run_id = ? AND capability = 'run_workflow' ORDER BY id")
-      .all(runId);
-    expect(outcomes).toEqual([
+    expect(auditedDecisions(server, runId, "run_workflow")).toEqual([
       { decision: "block", outcome: "blocked_in_plan_mode" },
       { decision: "ask", outcome: "permission_denied" },
       { decision: "ask", outcome: "ok" },

@@ -8,7 +8,7 @@ import { defaultLibrary } from "../../server-bridge/packs/index.ts";
 import { type CallRouter, sandboxRouter, serveBatch } from "../../server-bridge/sandbox/router.ts";
 import { findSpec, MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import type { Mode } from "../../shared/capabilities/types.ts";
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../../shared/gate/approvals.ts";
+import type { Approver } from "../../shared/gate/approvals.ts";
 import { type Gate, MemoryAllowSet } from "../../shared/gate/gate.ts";
 import { type AuditRecord, type CapabilityImpl, type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
 import { CallBatch, type LimitOverrides, type PackInfo, type RunResponse } from "../../shared/protocol/worker.ts";
@@ -68,24 +68,7 @@ export function inProcessSandbox(router: CallRouter, defaults: { limits?: LimitO
   };
 }
 
-/** A scripted approver: answers from a list (or one answer for every ask), recording every request. */
-export class ScriptedApprover implements Approver {
-  readonly asked: ApprovalRequest[] = [];
-  readonly #answers: ApprovalAnswer[];
-  readonly #delayMs: number;
-  constructor(answers: ApprovalAnswer | ApprovalAnswer[], options: { delayMs?: number } = {}) {
-    this.#answers = Array.isArray(answers) ? [...answers] : [];
-    this.#fixed = Array.isArray(answers) ? undefined : answers;
-    this.#delayMs = options.delayMs ?? 0;
-  }
-  readonly #fixed: ApprovalAnswer | undefined;
-  async ask(request: ApprovalRequest) {
-    this.asked.push(request);
-    if (this.#delayMs > 0) await new Promise((r) => setTimeout(r, this.#delayMs));
-    const answer = this.#fixed ?? this.#answers.shift() ?? "deny";
-    return { kind: "answer" as const, answer, approval_id: request.approval_id, hash: request.hash };
-  }
-}
+export { ScriptedApprover } from "../support/approver.ts";
 
 export function scriptedGate(mode: Mode, approver: Approver): Gate {
   return { mode: () => mode, allowSet: new MemoryAllowSet(), approver, approvalTimeoutMs: 60_000 };

@@ -91,6 +91,14 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
   return server;
 }
 
+/** The gate's decision and the outcome of each audited call of `capability` in a run, in order. */
+export function auditedDecisions(server: TestServer, runId: string, capability: string): unknown[] {
+  server.app.audit.flush();
+  return server.app.store.db
+    .prepare("SELECT decision, outcome FROM audit WHERE run_id = ? AND capability = ? ORDER BY id")
+    .all(runId, capability);
+}
+
 export const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
 export const MEMORY = "@nodetool-ai/sandbox-nodetool/memory";
 export const SHARED = "@nodetool-ai/sandbox-nodetool/shared";
