@@ -11,7 +11,7 @@ import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import { type Authorization, type CapabilityRun, createRun, safeMessage } from "../../shared/gate/invoke.ts";
 import { CodedError, type ErrorCode, failure, isCodedError } from "../../shared/protocol/errors.ts";
-import type { InvokeAnswer } from "../../shared/protocol/server.ts";
+import type { AnswerGroup, InvokeAnswer, InvokeCall } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import { dispatch } from "../../shared/sandbox/dispatch.ts";
 import type { ServerServices } from "../capabilities/define.ts";
@@ -32,20 +32,6 @@ export interface RunsConfig {
   approvalTimeoutMs: number;
   runMaxMs: number;
   maxCallsPerRun: number;
-}
-
-/** One call of a `run.invokeMany` batch. */
-export interface ManyCall {
-  module: string;
-  export: string;
-  args: unknown[];
-  callId: string;
-}
-
-/** One call's answer in a `run.invokeMany` stream. */
-export interface ManyAnswer {
-  callId: string;
-  answer: InvokeAnswer;
 }
 
 interface CallEntry {
@@ -232,9 +218,9 @@ export class Runs {
    */
   async *invokeMany(
     userId: string,
-    input: { runId: string; calls: readonly ManyCall[]; actor?: Actor | undefined },
-  ): AsyncGenerator<ManyAnswer[], void, undefined> {
-    const ready: ManyAnswer[] = [];
+    input: { runId: string; calls: readonly InvokeCall[]; actor?: Actor | undefined },
+  ): AsyncGenerator<AnswerGroup, void, undefined> {
+    const ready: AnswerGroup = [];
     let wake: (() => void) | undefined;
     for (const call of input.calls) {
       const answered = (answer: InvokeAnswer) => {

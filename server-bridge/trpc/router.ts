@@ -6,7 +6,8 @@ import { describeModules } from "../../shared/capabilities/catalog.ts";
 import { MODES } from "../../shared/capabilities/types.ts";
 import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
-import { RespondInput } from "../../shared/protocol/server.ts";
+import { InvokeCall, RespondInput } from "../../shared/protocol/server.ts";
+import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { authed, person, type RequestContext, router } from "./init.ts";
 
@@ -20,9 +21,6 @@ function requirePersonFor(ctx: RequestContext, actor: "agent" | "user" | undefin
     throw new TRPCError({ code: "FORBIDDEN", message: "Only the signed-in person's page may act as the user." });
   }
 }
-
-/** The schema's own ceiling; the configured `MAX_BATCH_SIZE` (never above it) is checked per request. */
-const MAX_CALLS_PER_BATCH = 100_000;
 
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
@@ -127,17 +125,7 @@ export const appRouter = router({
       .input(
         z.object({
           runId: Id,
-          calls: z
-            .array(
-              z.object({
-                module: z.string().min(1).max(300),
-                export: z.string().min(1).max(200),
-                args: z.array(z.unknown()),
-                callId: z.string().min(1).max(200),
-              }),
-            )
-            .min(1)
-            .max(MAX_CALLS_PER_BATCH),
+          calls: z.array(InvokeCall).min(1).max(MAX_BATCH_CALLS),
           actor: Actor.optional(),
         }),
       )

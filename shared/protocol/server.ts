@@ -1,6 +1,6 @@
 /**
  * Messages that cross the page <-> server boundary beyond tRPC's own envelopes: the session's event
- * stream and the shapes of run.invoke answers. Zod schemas with inferred types, tagged by `type`.
+ * stream and the shapes of run.invoke and run.invokeMany calls and answers. Zod schemas with inferred types, tagged by `type`.
  */
 import { z } from "zod";
 import { MODES } from "../capabilities/types.ts";
@@ -42,5 +42,18 @@ export const InvokeAnswer = z.union([
   z.object({ pending: z.literal(true) }),
 ]);
 export type InvokeAnswer = z.infer<typeof InvokeAnswer>;
+
+/** One call of `run.invokeMany` (the page sends each worker batch as one). */
+export const InvokeCall = z.object({
+  module: z.string().min(1).max(300),
+  export: z.string().min(1).max(200),
+  args: z.array(z.unknown()),
+  callId: z.string().min(1).max(200),
+});
+export type InvokeCall = z.infer<typeof InvokeCall>;
+
+/** What `run.invokeMany` streams: the answers that settled together, each with its callId. */
+export const AnswerGroup = z.array(z.object({ callId: z.string(), answer: InvokeAnswer }));
+export type AnswerGroup = z.infer<typeof AnswerGroup>;
 
 export const RespondInput = z.object({ approvalId: z.string().min(1).max(200), answer: ApprovalAnswer });

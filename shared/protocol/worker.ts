@@ -120,10 +120,13 @@ export const WireCall = z.object({
 });
 export type WireCall = z.infer<typeof WireCall>;
 
+/** The most calls one batch carries (a VM slice drains at most this many jobs, so issues at most this many). */
+export const MAX_BATCH_CALLS = 1000;
+
 export const CallBatch = z.object({
   type: z.literal("calls"),
   run_id: Id,
-  calls: z.array(WireCall).min(1).max(1000),
+  calls: z.array(WireCall).min(1).max(MAX_BATCH_CALLS),
 });
 export type CallBatch = z.infer<typeof CallBatch>;
 
@@ -136,7 +139,7 @@ export type WireCallResult = z.infer<typeof WireCallResult>;
 export const CallSettlement = z.object({
   type: z.literal("settle"),
   run_id: Id,
-  results: z.array(WireCallResult).min(1).max(1000),
+  results: z.array(WireCallResult).min(1).max(MAX_BATCH_CALLS),
 });
 export type CallSettlement = z.infer<typeof CallSettlement>;
 

@@ -7,13 +7,13 @@
  * again with the same callId. A killed or crashed worker is replaced
  * and the action ends with a clear error; the panel stays usable.
  */
-import { z } from "zod";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
+import { AnswerGroup } from "../../shared/protocol/server.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import { SettleBatcher } from "./settle-batcher.ts";
-import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
+import { callResult, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
@@ -177,9 +177,6 @@ class BrowserSandbox implements SandboxClient {
   }
 }
 
-/** One streamed group of answers, as `run.invokeMany` yields it (each answer is read on its own). */
-const AnswerGroup = z.array(z.object({ callId: z.string(), answer: z.unknown() }));
-
 /**
  * Sends `calls` as one `run.invokeMany` and settles each as its answer arrives; calls answered
  * `{pending: true}` (waiting for a person past the server's hold) go again, same callIds, while the
@@ -215,8 +212,8 @@ async function invokeMany(
           const call = open.get(callId);
           if (!call) continue;
           open.delete(callId);
-          const read = readAnswer(answer);
-          if (!("pending" in read)) settle(callResult(call.call_id, read));
+          // Parsed already (AnswerGroup): a pending call goes again, anything else settles as it is.
+          if (!("pending" in answer)) settle(callResult(call.call_id, answer));
           else if (isCurrent()) again.push(call);
           else settle(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
         }
