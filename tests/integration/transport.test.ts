@@ -6,6 +6,18 @@
 import { describe, expect, it } from "vitest";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 
+/** Reads the body until it contains `marker` (or ends); returns what was read. */
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, marker: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes(marker)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}
+
 describe("/trpc streaming", () => {
   it("answers a streamed batch's headers and head while a call in it still waits on an approval", async () => {
     await using server = await startTestServer();
@@ -30,13 +42,7 @@ describe("/trpc streaming", () => {
     const pending = await server.script.approvals.pending.query({ sessionId });
     expect(pending.approvals.map((a) => a.capability)).toEqual(["create_workflow"]);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while (!text.includes('"workflows"')) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await readUntil(reader, '"workflows"');
     // The read's result streamed back although the write in the same batch has not settled.
     expect(text).toContain('"ok":true');
     expect(server.app.approvals.pending(sessionId)).toHaveLength(1);
@@ -58,13 +64,7 @@ describe("/trpc streaming", () => {
     });
     expect(res.status).toBe(200);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while (!text.includes("connected")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await readUntil(reader, "connected");
     expect(text).toContain("connected");
     expect(server.app.bus.listenerCount(sessionId)).toBe(1);
     abort.abort();
