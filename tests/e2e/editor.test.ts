@@ -64,7 +64,8 @@ describe("the workflow editor, by hand", () => {
     await page.reload();
     await page.getByText("Hand made · version 2").waitFor();
     await expect.poll(() => nodes.count()).toBe(2);
-    expect(await page.locator(".react-flow__edge").count()).toBe(1);
+    // React Flow draws edges once their nodes are measured, a frame after the nodes appear.
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
 
     // The person's own edits were never prompted, and were audited as the user's.
     expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
