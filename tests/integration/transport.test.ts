@@ -39,8 +39,10 @@ describe("/trpc streaming", () => {
     });
     expect(res.status).toBe(200);
     // The response has begun while the write is still waiting for a person.
-    const pending = await server.script.approvals.pending.query({ sessionId });
-    expect(pending.approvals.map((a) => a.capability)).toEqual(["create_workflow"]);
+    // (The approval row is written once its hash is computed, a moment after the call arrived.)
+    await expect
+      .poll(async () => (await server.script.approvals.pending.query({ sessionId })).approvals.map((a) => a.capability))
+      .toEqual(["create_workflow"]);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const text = await readUntil(reader, '"workflows"');
     // The read's result streamed back although the write in the same batch has not settled.
