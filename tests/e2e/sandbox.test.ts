@@ -22,6 +22,32 @@ describe("actions in the page's Web Worker", () => {
     expect(await finished(page)).toContain("after cancel");
   });
 
+  it("a Cancel pressed while the action is still starting cancels it before it runs", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode").selectOption("auto");
+    // Hold the run's start on the network until Cancel has been pressed.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/trpc/run.start**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nawait workflows.create("never made");`,
+    );
+    await page.getByRole("button", { name: "Cancel" }).click();
+    release();
+    const text = await finished(page);
+    expect(text).toContain("cancelled");
+    expect(text).toContain("before it started");
+    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    await page.unroute("**/trpc/run.start**");
+    await runAction(page, 'export default "next";');
+    expect(await finished(page)).toContain("next");
+  });
+
   it("refuses an undeclared import before running, naming the module", async () => {
     await using app = await openApp();
     const { page } = app;

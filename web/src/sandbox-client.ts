@@ -43,6 +43,8 @@ export function createSandboxClient(
 class BrowserSandbox implements SandboxClient {
   #worker: Promise<PageWorker> | undefined;
   #current: Current | undefined;
+  /** Cancel was pressed while the action was still starting (before its run reached the worker). */
+  #cancelBeforeStart = false;
   #setup: Promise<{ modules: string[]; packs: PackInfo[]; timeoutMs: number }> | undefined;
   readonly #ui: UiClient;
 
@@ -84,6 +86,7 @@ class BrowserSandbox implements SandboxClient {
   async run(code: string): Promise<{ observation: Observation; notice?: string }> {
     const started = performance.now();
     let runId: string | undefined;
+    this.#cancelBeforeStart = false;
     try {
       const setup = await this.#config();
       const worker = await this.#ensureWorker();
@@ -91,6 +94,12 @@ class BrowserSandbox implements SandboxClient {
       const startedId = (opened as { runId?: unknown } | null)?.runId;
       if (typeof startedId !== "string") throw new Error("the server sent a malformed answer");
       runId = startedId;
+      // Cancelled while it was starting: it never reaches the worker (the run ends below, in finally).
+      if (this.#cancelBeforeStart) {
+        return {
+          observation: failed("cancelled", "The action was cancelled before it started.", performance.now() - started),
+        };
+      }
       const id = runId;
       const settled = new SettleBatcher((results) => worker.settle({ type: "settle", run_id: id, results }));
       const current: Current = { runId, worker, cancelled: false, settled };
@@ -140,7 +149,11 @@ class BrowserSandbox implements SandboxClient {
 
   cancel(): void {
     const current = this.#current;
-    if (!current || current.cancelled) return;
+    if (!current) {
+      this.#cancelBeforeStart = true;
+      return;
+    }
+    if (current.cancelled) return;
     current.cancelled = true;
     void api.run.cancel.mutate({ runId: current.runId }).catch(() => {});
     // Ask the worker to interrupt the VM; if it does not answer promptly, terminate it.
