@@ -75,6 +75,15 @@ describe("prepared runtimes", () => {
     expect(sandbox.host.stats().liveRuntimes).toBe(0);
   });
 
+  it("are built on one module when the first action arrives during warm-up", async () => {
+    using fresh = inProcessSandbox(memoryRouter(run));
+    const warming = fresh.host.warm();
+    const { observation } = await fresh.run("export default 1;");
+    await warming;
+    expect(observation).toMatchObject({ ok: true, result: 1 });
+    expect(fresh.host.stats().builds).toBe(1);
+  });
+
   it("serve exactly one action", async () => {
     const module = await newQuickJSWASMModuleFromVariant(variant);
     const prepared = new PreparedRuntime(module, DEFAULT_LIMITS);

@@ -70,6 +70,7 @@ export class SandboxHost {
   #queue: Promise<unknown> = Promise.resolve();
   #current: { runId: string; control?: ActionControl } | undefined;
   #prepared: PreparedRuntime | undefined;
+  #building: Promise<QuickJSWASMModule> | undefined;
   /** The runtime the last action used, disposed when the worker is next idle. */
   #retired: PreparedRuntime | undefined;
   #idleScheduled = false;
@@ -132,6 +133,14 @@ export class SandboxHost {
   async #ensureModule(): Promise<QuickJSWASMModule> {
     if (this.#disposed) throw new Error("the sandbox host was disposed");
     if (this.#module) return this.#module;
+    // One build at a time: warm-up and a first action arriving during it share it.
+    this.#building ??= this.#build().finally(() => {
+      this.#building = undefined;
+    });
+    return this.#building;
+  }
+
+  async #build(): Promise<QuickJSWASMModule> {
     this.#wasm ??= this.#options.wasm();
     const compiled = await this.#wasm;
     const maxBytes = Math.max(INITIAL_WASM_BYTES, this.#options.wasmMaxBytes ?? DEFAULT_WASM_MAX_BYTES);
