@@ -18,6 +18,10 @@
  *   call as the mean of a sequential loop (a single call is too short for a millisecond clock).
  * - every figure is taken in each of several rounds, the variants interleaved within a round (the
  *   machine may be loaded by other work); the medians over rounds are printed.
+ * - where the full path's time goes, timed in the page like the baseline: the cheapest tRPC procedure
+ *   (`config.get`: the same auth guard and tRPC adapter, no gate, no store) and `run.invoke` of the
+ *   same call, each by a bare fetch. The first plus the Comlink round trip is the floor: what a call
+ *   would cost through tRPC if the gate, the store, the tRPC client and the worker's hops were free.
  *
  *   node --import tsx bench/browser.ts
  */
@@ -128,6 +132,21 @@ try {
         await (await fetch("/health", { method: "POST", headers: { "content-type": "application/json" }, body })).text();
       }
       const post = (performance.now() - t0) / n;
+      // The cheapest tRPC procedure, then run.invoke of the same call on a run of its own, bare fetches.
+      t0 = performance.now();
+      for (let i = 0; i < n; i++) await (await fetch("/trpc/config.get")).text();
+      const trpc = (performance.now() - t0) / n;
+      const mutate = async (path, input) => {
+        const res = await fetch("/trpc/" + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+        return (await res.json()).result.data;
+      };
+      const { sessionId } = await mutate("session.create", { mode: "auto" });
+      const { runId } = await mutate("run.start", { sessionId });
+      const call = JSON.parse(body);
+      t0 = performance.now();
+      for (let i = 0; i < n; i++) await mutate("run.invoke", { ...call, runId, callId: "c" + i });
+      const invoke = (performance.now() - t0) / n;
+      await mutate("run.end", { runId });
       const src = ${JSON.stringify(comlink)} + "\\nComlink.expose({ calls: (batch) => batch });";
       const worker = new Worker(URL.createObjectURL(new Blob([src], { type: "text/javascript" })));
       const remote = Comlink.wrap(worker);
@@ -137,15 +156,24 @@ try {
       for (let i = 0; i < n; i++) await remote.calls(payload);
       const trip = (performance.now() - t0) / n;
       worker.terminate();
-      return { post, trip };
-    })()`) as Promise<{ post: number; trip: number }>;
+      return { post, trip, trpc, invoke };
+    })()`) as Promise<{ post: number; trip: number; trpc: number; invoke: number }>;
 
   let requests = 0;
   page.on("request", (r) => {
     if (r.method() === "POST" && r.url().includes("run.invoke") && r.postData()?.includes(SHARED)) requests++;
   });
 
-  const rounds: { full: number; guest: number; post: number; trip: number; many: number; requests: number }[] = [];
+  const rounds: {
+    full: number;
+    guest: number;
+    post: number;
+    trip: number;
+    trpc: number;
+    invoke: number;
+    many: number;
+    requests: number;
+  }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternate the order within rounds, so a drift in machine load does not favour one side.
     const baselineFirst = round % 2 === 1;
@@ -162,6 +190,8 @@ try {
       guest: long.value as number,
       post: after.post,
       trip: after.trip,
+      trpc: after.trpc,
+      invoke: after.invoke,
       many,
       requests: manyRequests,
     });
@@ -173,6 +203,9 @@ try {
   const trip = median(rounds.map((r) => r.trip));
   const base = post + trip;
   const ratio = median(rounds.map((r) => r.full / (r.post + r.trip)));
+  const trpc = median(rounds.map((r) => r.trpc));
+  const invoke = median(rounds.map((r) => r.invoke));
+  const floorRatio = median(rounds.map((r) => (r.trpc + r.trip) / (r.post + r.trip)));
   const many = median(rounds.map((r) => r.many));
   const manyRatio = median(rounds.map((r) => r.many / r.guest));
   const requestCounts = [...new Set(rounds.map((r) => r.requests))].join(", ");
@@ -183,6 +216,8 @@ try {
       `  full path per guest call:      ${fmt(full)} ms (shared.list; page-timed, (${N2} - ${N1} sequential calls) / ${N2 - N1}; the guest's own clock says ${fmt(guest)} ms)`,
       `  baseline: POST same JSON:      ${fmt(post)} ms + Comlink round trip ${fmt(trip)} ms = ${fmt(base)} ms (page-timed means of ${BASELINE_N})`,
       `  ratio full / baseline:         ${ratio.toFixed(2)} (target <= 1.25: ${ratio <= 1.25 ? "met" : "NOT met"})`,
+      `  where it goes (bare fetches):  cheapest tRPC procedure ${fmt(trpc)} ms; run.invoke of the same call ${fmt(invoke)} ms`,
+      `  floor ratio:                   ${floorRatio.toFixed(2)} (cheapest tRPC procedure + Comlink round trip, / baseline: the gate, store, tRPC client and worker hops free)`,
       `  ${CONCURRENT} concurrent calls:          ${requestCounts} HTTP request(s) (target 1: ${requestCounts === "1" ? "met" : "NOT met"})`,
       `  wall ${many} ms / one call ${fmt(guest)} ms = ${manyRatio.toFixed(2)} (guest-timed; target <= 3: ${manyRatio <= 3 ? "met" : "NOT met"})`,
       `  cold action start (first action after load): ${cold.wall.toFixed(0)} ms wall, ${cold.inside} ms inside the worker`,

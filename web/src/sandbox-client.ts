@@ -169,6 +169,7 @@ class BrowserSandbox implements SandboxClient {
     if (!current || current.runId !== batch.run_id) return;
     const isCurrent = () => this.#current === current && !current.cancelled;
     const settle = (result: WireCallResult) => current.settled.add(result);
+    const settleAll = (results: WireCallResult[]) => current.settled.addAll(results);
     const invokes: WireCall[] = [];
     // Every first request leaves in this same tick, so the batch link sends them as one HTTP request.
     for (const call of batch.calls) {
@@ -183,23 +184,24 @@ class BrowserSandbox implements SandboxClient {
         .then(settle);
     }
     if (invokes.length > 0) {
-      void invokeMany(batch.run_id, invokes, isCurrent, settle).catch(() => {
-        for (const call of invokes) settle(failedCall(call, pageFailure()));
+      void invokeMany(batch.run_id, invokes, isCurrent, settleAll).catch(() => {
+        settleAll(invokes.map((call) => failedCall(call, pageFailure())));
       });
     }
   }
 }
 
 /**
- * Sends `calls` as one `run.invokeMany` and settles each as its answer arrives; calls answered
- * `{pending: true}` (waiting for a person past the server's hold) go again, same callIds, while the
- * action runs. Every call settles exactly once (the settle batcher ignores nothing, so neither may we).
+ * Sends `calls` as one `run.invokeMany` and settles each answer group as it arrives (the group's
+ * results together); calls answered `{pending: true}` (waiting for a person past the server's hold) go
+ * again, same callIds, while the action runs. Every call settles exactly once (the settle batcher
+ * ignores nothing, so neither may we).
  */
 async function invokeMany(
   runId: string,
   calls: readonly WireCall[],
   isCurrent: () => boolean,
-  settle: (result: WireCallResult) => void,
+  settle: (results: WireCallResult[]) => void,
 ): Promise<void> {
   let waiting = calls;
   while (waiting.length > 0) {
@@ -221,22 +223,25 @@ async function invokeMany(
       for await (const raw of stream) {
         const group = AnswerGroup.safeParse(raw);
         if (!group.success) continue;
+        const settled: WireCallResult[] = [];
         for (const { callId, answer } of group.data) {
           const call = open.get(callId);
           if (!call) continue;
           open.delete(callId);
           // Parsed already (AnswerGroup): a pending call goes again, anything else settles as it is.
-          if (!("pending" in answer)) settle(callResult(call.call_id, answer));
+          if (!("pending" in answer)) settled.push(callResult(call.call_id, answer));
           else if (isCurrent()) again.push(call);
-          else settle(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
+          else
+            settled.push(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
         }
+        settle(settled);
       }
     } catch (err) {
-      for (const call of open.values()) settle(failedCall(call, unreachable(err)));
+      settle([...open.values()].map((call) => failedCall(call, unreachable(err))));
       open.clear();
     }
     // A stream that ended without answering a call: say so rather than leave the guest waiting.
-    for (const call of open.values()) settle(failedCall(call, pageFailure()));
+    settle([...open.values()].map((call) => failedCall(call, pageFailure())));
     waiting = again;
   }
 }

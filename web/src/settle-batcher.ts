@@ -1,9 +1,9 @@
 /**
  * Call results that settle together go back to the worker as one one-way `settle` message: a batch of
- * a hundred calls whose answers arrive together costs the page and the worker two messages, not a
- * hundred. The first result goes at once (a lone call waits for nothing); the
- * ones that follow it in the same task are collected and sent as the next task starts, a MessageChannel
- * message, so no timer clamping delays them.
+ * a hundred calls whose answers arrive in one group costs the page and the worker one message, not a
+ * hundred. What settles first goes at once (a lone call, or a whole answer group, waits for nothing);
+ * results that follow it in the same task are collected and sent as the next task starts, a
+ * MessageChannel message, so no timer clamping delays them.
  */
 import type { WireCallResult } from "../../shared/protocol/worker.ts";
 
@@ -17,13 +17,19 @@ export class SettleBatcher {
   }
 
   add(result: WireCallResult): void {
+    this.addAll([result]);
+  }
+
+  /** Results that settled together (one answer group): one message, unless a send this task went first. */
+  addAll(results: readonly WireCallResult[]): void {
+    if (results.length === 0) return;
     if (this.#collecting) {
-      this.#queued.push(result);
+      this.#queued.push(...results);
       return;
     }
     this.#collecting = true;
     nextTask(() => this.#flush());
-    this.#send([result]);
+    this.#send([...results]);
   }
 
   #flush(): void {
