@@ -19,7 +19,8 @@ import { z } from "zod";
 import { NodeSandboxHost } from "../server-bridge/sandbox/host.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const WARMUP = 10;
+/** Calls before timing: the QuickJS wasm and the servers' JavaScript reach steady state only after a while. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 
 async function minimalServer(): Promise<void> {
