@@ -9,7 +9,8 @@ import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts"
 import type { Authorization } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import { isDocumentOp } from "../../shared/graph/ops.ts";
-import { FailurePayload, failure } from "../../shared/protocol/errors.ts";
+import { failure } from "../../shared/protocol/errors.ts";
+import { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { foldArgs } from "../../shared/sandbox/coerce.ts";
@@ -18,9 +19,8 @@ import type { EditorController } from "./editor/controller.ts";
 
 export const UI_MODULE = moduleSpecifier("ui");
 
-export type Answer =
-  | { ok: true; value: unknown; waited_ms?: number }
-  | { ok: false; error: FailurePayload; waited_ms?: number };
+/** A settled answer of the server's (`run.invoke`, `run.authorize`, ...): everything but `{pending: true}`. */
+export type Answer = Exclude<InvokeAnswer, { pending: true }>;
 
 /** What the worker is told of a call from its answer (a value already in the boundary encoding). */
 export function callResult(callId: string, answer: Answer): WireCallResult {
@@ -33,23 +33,12 @@ export function callResult(callId: string, answer: Answer): WireCallResult {
 const MALFORMED = "The server sent a malformed answer; nothing more is known. Retry later.";
 
 /**
- * A server answer as the page may use it: `{pending: true}`, or `{ok: true, value}`, or `{ok: false,
- * error}` with a coded error. tRPC types the answers but does not check them at runtime, so anything
- * else becomes a coded failure instead of a crash.
+ * A server answer as the page may use it, parsed with the shared `InvokeAnswer` schema (tRPC types the
+ * answers but does not check them at runtime): anything malformed becomes a coded failure, not a crash.
  */
-export function readAnswer(answer: unknown): Answer | { pending: true } {
-  if (answer === null || typeof answer !== "object")
-    return { ok: false, error: failure("capability_failed", MALFORMED) };
-  const record = answer as Record<string, unknown>;
-  if (record.pending === true) return { pending: true };
-  const waited =
-    typeof record.waited_ms === "number" && Number.isFinite(record.waited_ms) ? { waited_ms: record.waited_ms } : {};
-  if (record.ok === true) return { ok: true, value: record.value, ...waited };
-  if (record.ok === false) {
-    const error = FailurePayload.safeParse(record.error);
-    if (error.success) return { ok: false, error: error.data, ...waited };
-  }
-  return { ok: false, error: failure("capability_failed", MALFORMED) };
+export function readAnswer(answer: unknown): InvokeAnswer {
+  const parsed = InvokeAnswer.safeParse(answer);
+  return parsed.success ? parsed.data : { ok: false, error: failure("capability_failed", MALFORMED) };
 }
 
 export class UiClient {
