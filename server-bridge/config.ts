@@ -61,6 +61,11 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** The refusal text for a request carrying more calls than one batch may hold (413 / invalid_call). */
+export function batchTooLarge(config: Pick<ServerConfig, "maxBatchSize">, calls: number): string {
+  return `A batch holds at most ${config.maxBatchSize} calls; this one has ${calls}.`;
+}
+
 export function configFromEnv(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<ServerConfig> = {},

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppServices } from "../app-services.ts";
+import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";
 import { identify, isForeign, isSameOrigin } from "./guard.ts";
@@ -32,12 +33,7 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
   }
   const procedures = url.pathname.slice("/trpc/".length).split(",").filter(Boolean);
   if (procedures.length > app.config.maxBatchSize) {
-    sendError(
-      res,
-      413,
-      "invalid_call",
-      `A batch holds at most ${app.config.maxBatchSize} calls; this one has ${procedures.length}.`,
-    );
+    sendError(res, 413, "invalid_call", batchTooLarge(app.config, procedures.length));
     return;
   }
   let body: Buffer | undefined;

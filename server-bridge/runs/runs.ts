@@ -188,15 +188,10 @@ export class Runs {
     const key = canonicalJson({ module: input.module, export: input.export, args: input.args, actor });
     return this.#call(userId, input.runId, input.callId, key, async (live) => {
       // Arguments and results travel in the boundary encoding ($bytes, $asset, escaped $-keys).
-      let args: unknown;
-      try {
-        args = Array.isArray(input.args) ? fromWire(input.args, "args") : input.args;
-      } catch (err) {
-        return refusal(
-          "invalid_call",
-          `${input.export}: ${err instanceof Error ? err.message : "undecodable arguments"}`,
-        );
-      }
+      // Arguments that are not an array are left as they are, for the dispatcher to refuse by name.
+      const decoded = Array.isArray(input.args) ? decodeArgs(input.export, input.args) : { args: input.args };
+      if ("refused" in decoded) return decoded.refused;
+      const { args } = decoded;
       const call = { module: input.module, export: input.export, args };
       if (input.module.startsWith(PACK_PREFIX)) {
         // Library packs: pure functions on the server, only those the session allows.
@@ -269,15 +264,9 @@ export class Runs {
       if (!live.mounted.includes("ui"))
         return refusal("unknown_module", "The ui module is not mounted for this session.");
       // Arguments travel in the boundary encoding, as on run.invoke.
-      let args: unknown;
-      try {
-        args = fromWire(input.args, "args");
-      } catch (err) {
-        return refusal(
-          "invalid_call",
-          `${input.capability}: ${err instanceof Error ? err.message : "undecodable arguments"}`,
-        );
-      }
+      const decoded = decodeArgs(input.capability, input.args);
+      if ("refused" in decoded) return decoded.refused;
+      const { args } = decoded;
       const result = await live.run.invoke(input.capability, args, { authorizeOnly: true, actor });
       if (result.ok) {
         const authorization = result.value as Authorization;
@@ -406,6 +395,16 @@ function encodeResult(name: string, result: InvokeResult): InvokeResult {
       ok: false,
       error: failure("capability_failed", `${name} returned a value that cannot be sent back: ${why}`),
     };
+  }
+}
+
+/** Arguments in the boundary encoding, decoded; an undecodable value is an `invalid_call` naming `name`. */
+function decodeArgs(name: string, wire: unknown): { args: unknown } | { refused: InvokeResult } {
+  try {
+    return { args: fromWire(wire, "args") };
+  } catch (err) {
+    const why = err instanceof Error ? err.message : "undecodable arguments";
+    return { refused: refusal("invalid_call", `${name}: ${why}`) };
   }
 }
 

@@ -8,6 +8,7 @@ import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { InvokeCall, RespondInput } from "../../shared/protocol/server.ts";
 import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
+import { batchTooLarge } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { authed, person, type RequestContext, router } from "./init.ts";
 
@@ -134,7 +135,7 @@ export const appRouter = router({
         if (input.calls.length > ctx.app.config.maxBatchSize) {
           throw new TRPCError({
             code: "PAYLOAD_TOO_LARGE",
-            message: `A batch holds at most ${ctx.app.config.maxBatchSize} calls; this one has ${input.calls.length}.`,
+            message: batchTooLarge(ctx.app.config, input.calls.length),
           });
         }
         yield* ctx.app.runs.invokeMany(ctx.userId, input);
