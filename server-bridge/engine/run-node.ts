@@ -82,8 +82,7 @@ export async function runNode(
     if (err instanceof CodedError) {
       throw new CodedError({ ...err.payload, message: `Node ${nodeType} failed: ${err.payload.message}` });
     }
-    const { code, message } = unexpectedFailure(err, nodeType);
-    throw new CodedError({ code, message: `Node ${nodeType} failed: ${message}` });
+    throw new CodedError(unexpectedFailure(err, `Node ${nodeType}`));
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);

@@ -74,14 +74,8 @@ export class SandboxHost {
   /** The runtime the last action used, disposed when the worker is next idle. */
   #retired: PreparedRuntime | undefined;
   #idleScheduled = false;
-  #stats: SandboxStats = {
-    liveRuntimes: 0,
-    retiredRuntimes: 0,
-    preparedRuntimes: 0,
-    builds: 0,
-    actions: 0,
-    wasmBytes: 0,
-  };
+  /** Counters; the rest of `stats()` is read off the host's state when asked. */
+  #stats = { liveRuntimes: 0, builds: 0, actions: 0 };
   #disposed = false;
 
   constructor(options: SandboxHostOptions) {
