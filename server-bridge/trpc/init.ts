@@ -16,16 +16,21 @@ export interface RequestContext {
   sameOrigin: boolean;
 }
 
+const INTERNAL = "The server failed on this request; nothing more is known. Retry once, then try another way.";
+
 const t = initTRPC.context<RequestContext>().create({
   // Keep event streams alive through proxies, and let clients notice a dead one and reconnect.
   sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const coded = isCodedError(cause) ? cause.payload : undefined;
+    // An unexpected throw's own text may name host paths or internals: the client gets a fixed one
+    // (the router's onError logs the real error on the server).
+    const message = coded?.message ?? (error.code === "INTERNAL_SERVER_ERROR" ? INTERNAL : shape.message);
     return {
       ...shape,
-      message: coded?.message ?? shape.message,
-      data: { ...shape.data, stack: undefined, error: coded ?? { code: codeFor(error.code), message: shape.message } },
+      message,
+      data: { ...shape.data, stack: undefined, error: coded ?? { code: codeFor(error.code), message } },
     };
   },
 });
