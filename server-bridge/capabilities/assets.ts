@@ -5,8 +5,6 @@
  * attachment (see assets/serve.ts).
  */
 import { deleteAsset, getAsset, listAssets, saveAsset } from "../../shared/capabilities/specs/assets.specs.ts";
-import { isBytesValue } from "../../shared/capabilities/wire-values.ts";
-import { base64ToBytes } from "../../shared/protocol/values.ts";
 import { reencode } from "../assets/images.ts";
 import {
   claimsImage,
@@ -39,8 +37,8 @@ function contentBytes(content: unknown, claimed: string | undefined): { bytes: U
     }
     return { bytes: new TextEncoder().encode(content), contentType };
   }
-  if (isBytesValue(content)) {
-    const bytes = base64ToBytes(content.$bytes, "content");
+  if (content instanceof Uint8Array) {
+    const bytes = content;
     return {
       bytes,
       contentType: claimed ? normaliseContentType(claimed) : (sniffRaster(bytes) ?? "application/octet-stream"),

@@ -1,7 +1,6 @@
 /** Implementations of the `nodes` namespace: node-type metadata, and one node run on its own. */
 import { getNodeInfo, listNodes, runNode, searchNodes } from "../../shared/capabilities/specs/nodes.specs.ts";
 import { closestNames } from "../../shared/capabilities/table.ts";
-import { reviveMarkers } from "../../shared/capabilities/wire-values.ts";
 import { searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import { familyOf, findNodeType, NODE_TYPES, nodeTypeIds } from "../../shared/graph/node-types.ts";
 import { runNode as runOneNode } from "../engine/run-node.ts";
@@ -47,13 +46,11 @@ export default [
   }),
   implement(runNode, async (run, args) => ({
     node_type: args.node_type,
-    outputs: reviveMarkers(
-      await runOneNode(args.node_type, args.inputs, {
-        signal: run.context.signal,
-        invoke: (name, callArgs) => run.invoke(name, callArgs),
-        timeoutMs: RUN_NODE_TIMEOUT_MS,
-        code: run.services.jobs?.code,
-      }),
-    ),
+    outputs: await runOneNode(args.node_type, args.inputs, {
+      signal: run.context.signal,
+      invoke: (name, callArgs) => run.invoke(name, callArgs),
+      timeoutMs: RUN_NODE_TIMEOUT_MS,
+      code: run.services.jobs?.code,
+    }),
   })),
 ];

@@ -1,5 +1,6 @@
 /** Implementations of the `shared` namespace: per-run values, deleted with the run. */
 import { listShared, readShared, shareResult } from "../../shared/capabilities/specs/shared.specs.ts";
+import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import { implement } from "./define.ts";
 import { failed } from "./errors.ts";
 
@@ -18,10 +19,10 @@ export default [
       .sql("SELECT value FROM shared_results WHERE run_id = ? AND key = ?")
       .get(run.context.run_id, args.key) as { value: string } | undefined;
     if (!row) throw failed(`Nothing is shared under "${args.key}" in this run. Call shared.list() to see the keys.`);
-    return { key: args.key, value: JSON.parse(row.value) as unknown };
+    return { key: args.key, value: fromJsonText(row.value) };
   }),
   implement(shareResult, async (run, args) => {
-    const json = JSON.stringify(args.value ?? null);
+    const json = toJsonText(args.value ?? null);
     if (json.length > MAX_VALUE_BYTES) {
       throw failed(
         `The value is ${json.length} bytes; a shared result holds at most ${MAX_VALUE_BYTES}. Share a smaller value.`,

@@ -4,8 +4,6 @@
  * (text, parsed JSON or bytes, by `response_type`).
  */
 import { httpRequest } from "../../shared/capabilities/specs/web.specs.ts";
-import { isBytesValue } from "../../shared/capabilities/wire-values.ts";
-import { base64ToBytes } from "../../shared/protocol/values.ts";
 import { decodeText, isJsonType, isTextType } from "../assets/media-types.ts";
 import { fetchOutbound } from "../web/outbound.ts";
 import { STRICT_WEB_POLICY } from "../web/vet.ts";
@@ -16,7 +14,7 @@ function encodeBody(body: unknown): { bytes?: Uint8Array; contentType?: string }
   if (body === undefined) return {};
   if (typeof body === "string")
     return { bytes: new TextEncoder().encode(body), contentType: "text/plain; charset=utf-8" };
-  if (isBytesValue(body)) return { bytes: base64ToBytes(body.$bytes, "body"), contentType: "application/octet-stream" };
+  if (body instanceof Uint8Array) return { bytes: body, contentType: "application/octet-stream" };
   return { bytes: new TextEncoder().encode(JSON.stringify(body)), contentType: "application/json" };
 }
 

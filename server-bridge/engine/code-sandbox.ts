@@ -9,13 +9,12 @@
  * through the host. Sandbox failures come back as NodeErrors with the sandbox's code (`timeout`,
  * `memory_limit`, `import_refused`, `cancelled`, ...), never as throws of host errors.
  */
-import { markersJson } from "../../shared/capabilities/wire-values.ts";
 import { failure } from "../../shared/protocol/errors.ts";
 import { fromWire } from "../../shared/protocol/values.ts";
 import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
 import { type ActionRun, NodeSandboxHost, type RunActionOptions } from "../sandbox/host.ts";
 import type { CallRouter } from "../sandbox/router.ts";
-import { codeAction } from "./code-source.ts";
+import { codeAction, codeInputJson } from "./code-source.ts";
 import { type CodeCall, type CodeRunner, NodeError } from "./types.ts";
 
 export interface SandboxLike {
@@ -49,7 +48,7 @@ export class CodeSandbox implements CodeRunner, AsyncDisposable {
   }
 
   async run(call: CodeCall): Promise<unknown> {
-    const action = codeAction(call.code, markersJson(call.input));
+    const action = codeAction(call.code, codeInputJson(call.input));
     if (!action.ok) throw new NodeError(action.message, action.code);
     const { observation } = await this.#inTurn(call.signal, async () => {
       const host = await this.#ready();
@@ -156,8 +155,8 @@ function outputOf(
   if (observation.ok) {
     if (observation.truncated) throw tooLarge;
     try {
-      // Wire form (escaped $-keys, markers) -> host values -> a workflow value (JSON with markers).
-      return JSON.parse(markersJson(fromWire(observation.result ?? null, "output")));
+      // Wire form (escaped $-keys, markers) -> a workflow value (host values: AssetRef, Uint8Array).
+      return fromWire(observation.result ?? null, "output");
     } catch {
       throw new NodeError("The function's return value could not be read as JSON.", "capability_failed");
     }

@@ -5,7 +5,8 @@
  * or `function (input) {...}`. It is called once with the node's `input`, and its (awaited) return
  * value is the node's output. A function body that uses `input` and ends in `return ...` is accepted
  * too. The input arrives as JSON (an asset as `{$asset: id}`, bytes as `{$bytes: base64}`); the output
- * must be JSON too, and a returned `Uint8Array` becomes bytes. Nothing can be imported: a code node
+ * must be JSON too, and a returned `Uint8Array` becomes bytes. A returned `{$asset: id}` object is the
+ * code's own data, never an asset reference (pass the id to an asset node instead). Nothing can be imported: a code node
  * runs with no capability module and no library pack, so an import is refused (`import_refused`).
  *
  * The code is checked with a real parser before it goes into the wrapper: it must be exactly one
@@ -16,6 +17,7 @@
  */
 import { type Node, type Options, type Program, parse, parseExpressionAt, tokenizer } from "acorn";
 import type { ErrorCode } from "../../shared/protocol/errors.ts";
+import { AssetRef, bytesToBase64 } from "../../shared/protocol/values.ts";
 
 /** Why code cannot run, as the node's failure. */
 export interface Refusal {
@@ -40,6 +42,22 @@ const PARSE: Options = { ecmaVersion: "latest", sourceType: "module" };
 
 const SHAPE =
   "data.code must be a function expression such as (input) => input.n * 2, or a function body that uses input and ends in return";
+
+/**
+ * The input as the code sees it (the contract above): plain JSON, an asset as `{$asset: id}` and bytes
+ * as `{$bytes: base64}`. A presentation for the function's argument only: nothing reads it back, and
+ * what the function returns comes back through the sandbox's own encoding.
+ */
+export function codeInputJson(input: unknown): string {
+  return (
+    JSON.stringify(input, function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      if (raw instanceof Uint8Array) return { $bytes: bytesToBase64(raw) };
+      if (raw instanceof AssetRef) return { $asset: raw.id };
+      return value;
+    }) ?? "null"
+  );
+}
 
 /** Builds the action for one call of a code node; `inputJson` is the input as JSON text. */
 export function codeAction(code: string, inputJson: string): CodeAction {

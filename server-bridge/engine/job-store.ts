@@ -2,13 +2,15 @@
  * Job rows: reading them as views for the `jobs` namespace, and the writes the engine makes. Views
  * are what a model reads: ISO times, progress, named outputs, the error naming the failing node.
  *
- * Values (inputs, graph, node and job outputs) are written with `markersJson`, never plain
- * `JSON.stringify`: an asset is stored as `{$asset: id}` and bytes as `{$bytes: base64}`, and reading
- * revives both, so a reference that went in leaves as a reference.
+ * Values (inputs, graph, node and job outputs) are written in the boundary encoding (`toJsonText`),
+ * never plain `JSON.stringify`: an asset is stored as `{$asset: id}`, bytes as `{$bytes: base64}` and
+ * a data key starting with `$` escaped, so a reference that went in leaves as a reference and data
+ * that only looks like one leaves as data.
  */
-import { markersJson, reviveMarkers } from "../../shared/capabilities/wire-values.ts";
+
 import type { Graph } from "../../shared/graph/document.ts";
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
+import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import type { Store } from "../store/db.ts";
 import type { NodeStatus, RunFailure } from "./scheduler.ts";
 
@@ -90,19 +92,18 @@ export function jobView(row: JobRow, detail: { nodes: boolean; nodeOutputs: bool
     ended_at: iso(row.ended_at),
     duration_ms: row.started_at !== null && row.ended_at !== null ? row.ended_at - row.started_at : null,
     progress: { done: row.done, total: row.total, percent: percent(row.done, row.total) },
-    inputs: reviveMarkers(JSON.parse(row.inputs)),
-    // Workflow values hold assets and bytes as plain markers; revived so they leave as references.
-    outputs: row.outputs === null ? null : (reviveMarkers(JSON.parse(row.outputs)) as Record<string, unknown>),
+    inputs: fromJsonText(row.inputs, "inputs"),
+    outputs: row.outputs === null ? null : (fromJsonText(row.outputs, "outputs") as Record<string, unknown>),
     error: row.error === null ? null : (JSON.parse(row.error) as RunFailure),
   };
   if (row.cancel_requested && !isTerminal(row.status)) view.cancel_requested = true;
   if (detail.nodes) {
-    const nodes = JSON.parse(row.nodes) as Record<string, StoredNode>;
+    const nodes = fromJsonText(row.nodes, "nodes") as Record<string, StoredNode>;
     view.nodes = Object.entries(nodes).map(([id, node]) => {
       const entry: NonNullable<JobView["nodes"]>[number] = { id, type: node.type, status: node.status };
       if (node.duration_ms !== undefined) entry.duration_ms = Math.round(node.duration_ms * 1000) / 1000;
       if (node.error) entry.error = node.error;
-      if (detail.nodeOutputs && node.outputs !== undefined) entry.outputs = reviveMarkers(node.outputs);
+      if (detail.nodeOutputs && node.outputs !== undefined) entry.outputs = node.outputs;
       return entry;
     });
   }
@@ -155,10 +156,10 @@ export const MAX_NODE_OUTPUT_CHARS = 64 * 1024;
 
 /** A node's stored JSON, with outputs too large to keep replaced by `{$truncated, chars}`. */
 export function storedNodeJson(node: StoredNode): string {
-  const text = markersJson(node);
+  const text = toJsonText(node);
   if (text.length <= MAX_NODE_OUTPUT_CHARS || node.outputs === undefined) return text;
-  const chars = markersJson(node.outputs).length;
-  return JSON.stringify({ ...node, outputs: { $truncated: true, chars } });
+  const chars = toJsonText(node.outputs).length;
+  return toJsonText({ ...node, outputs: { $truncated: true, chars } });
 }
 
 /** A new job row, `queued`, leased by `owner` until `leaseExpires`. */
@@ -191,8 +192,8 @@ export function insertJob(
       job.startedBy,
       job.runId,
       job.workflowId,
-      markersJson(job.graph),
-      markersJson(job.inputs),
+      toJsonText(job.graph),
+      toJsonText(job.inputs),
       job.nodes,
       job.total,
       Date.now(),

@@ -7,12 +7,12 @@
  * In-process state is a cache of live jobs only: the row is the record. Cancelling a job owned by
  * another process sharing the store sets `cancel_requested`, which its owner sees on its next flush.
  */
-import { markersJson } from "../../shared/capabilities/wire-values.ts";
 import { newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import { notFound } from "../capabilities/errors.ts";
 import type { EventBus } from "../runs/events.ts";
@@ -103,9 +103,10 @@ export class JobEngine {
     from: ServerRun,
     input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown> },
   ): JobView {
-    // What runs is what the row records: assets and bytes as markers, like every workflow value.
-    const graph = JSON.parse(markersJson(input.graph)) as Graph;
-    const inputs = JSON.parse(markersJson(input.inputs)) as Record<string, unknown>;
+    // What runs is what the row records (a copy through the stored form: host values, assets as
+    // `AssetRef`, bytes as `Uint8Array`, data that looks like a marker kept as data).
+    const graph = fromJsonText(toJsonText(input.graph)) as Graph;
+    const inputs = fromJsonText(toJsonText(input.inputs)) as Record<string, unknown>;
     const planned = planGraph(graph);
     if (!planned.ok) {
       const issues = planned.problems.map((p) => p.message);
@@ -302,7 +303,7 @@ export class JobEngine {
     else this.#queue.splice(this.#queue.indexOf(job), 1);
     let finalStatus = status;
     let finalError = error;
-    if (status === "completed" && markersJson(outputs).length > MAX_OUTPUT_CHARS) {
+    if (status === "completed" && toJsonText(outputs).length > MAX_OUTPUT_CHARS) {
       finalStatus = "failed";
       finalError = {
         code: "result_too_large",

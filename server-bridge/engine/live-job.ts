@@ -4,7 +4,7 @@
  * the last one plus one join.
  */
 
-import { markersJson } from "../../shared/capabilities/wire-values.ts";
+import { escapeKey, fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import type { Store } from "../store/db.ts";
 import { type JobRow, type JobStatus, type StoredNode, storedNodeJson } from "./job-store.ts";
@@ -47,7 +47,7 @@ export function nodesJson(job: LiveJob, fallback: StoredNode["status"] = "pendin
   if (job.nodeJson.length === 0 || !job.records) {
     for (const n of nodes) {
       job.nodeJson[n.index] =
-        `${JSON.stringify(n.node.id)}:${storedNodeJson(storedNode(n.type.id, job.records?.[n.index], fallback))}`;
+        `${JSON.stringify(escapeKey(n.node.id))}:${storedNodeJson(storedNode(n.type.id, job.records?.[n.index], fallback))}`;
     }
     job.dirty.clear();
   } else {
@@ -55,7 +55,7 @@ export function nodesJson(job: LiveJob, fallback: StoredNode["status"] = "pendin
       const n = nodes[index];
       if (n)
         job.nodeJson[index] =
-          `${JSON.stringify(n.node.id)}:${storedNodeJson(storedNode(n.type.id, job.records[index], fallback))}`;
+          `${JSON.stringify(escapeKey(n.node.id))}:${storedNodeJson(storedNode(n.type.id, job.records[index], fallback))}`;
     }
     job.dirty.clear();
   }
@@ -88,12 +88,12 @@ export function settleRow(
     nodes = nodesJson(job, "skipped");
     done = job.done;
   } else {
-    const stored = JSON.parse(row.nodes) as Record<string, StoredNode>;
+    const stored = fromJsonText(row.nodes, "nodes") as Record<string, StoredNode>;
     for (const node of Object.values(stored)) {
       if (node.status === "running") node.status = "cancelled";
       else if (node.status === "pending") node.status = "skipped";
     }
-    nodes = JSON.stringify(stored);
+    nodes = toJsonText(stored);
   }
   store
     .sql(
@@ -103,7 +103,7 @@ export function settleRow(
     .run(
       status,
       error ? JSON.stringify(error) : null,
-      outputs ? markersJson(outputs) : null,
+      outputs ? toJsonText(outputs) : null,
       nodes,
       done,
       Date.now(),

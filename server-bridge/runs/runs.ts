@@ -268,11 +268,11 @@ export class Runs {
       if ("refused" in decoded) return decoded.refused;
       const { args } = decoded;
       const result = await live.run.invoke(input.capability, args, { authorizeOnly: true, actor });
-      if (result.ok) {
-        const authorization = result.value as Authorization;
-        live.authorized.set(input.callId, { ...authorization, actor, started, waited: result.waited_ms ?? 0 });
-      }
-      return result;
+      if (!result.ok) return result;
+      const authorization = result.value as Authorization;
+      live.authorized.set(input.callId, { ...authorization, actor, started, waited: result.waited_ms ?? 0 });
+      // The page applies exactly these arguments: they travel encoded, as every value does.
+      return { ...result, value: { ...authorization, args: toWire(authorization.args, "args") } };
     });
   }
 

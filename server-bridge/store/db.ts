@@ -9,10 +9,14 @@ import Database from "better-sqlite3";
 import { initial } from "./migrations/001-initial.ts";
 import { jobs } from "./migrations/002-jobs.ts";
 import { assets } from "./migrations/003-assets.ts";
+import { escapedValues } from "./migrations/004-escaped-values.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
 
-export const MIGRATIONS: readonly string[] = [initial, jobs, assets];
+/** A migration is SQL, or a step over the rows that SQL alone cannot express. */
+export type Migration = string | ((db: Database.Database) => void);
+
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, assets, escapedValues];
 
 export interface Store {
   readonly db: Database.Database;
@@ -65,7 +69,9 @@ function migrate(db: Database.Database): void {
   db.transaction(() => {
     const current = db.pragma("user_version", { simple: true }) as number;
     for (let version = current; version < MIGRATIONS.length; version++) {
-      db.exec(MIGRATIONS[version] as string);
+      const migration = MIGRATIONS[version] as Migration;
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version + 1}`);
     }
   }).immediate();

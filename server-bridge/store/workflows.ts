@@ -2,6 +2,7 @@
 
 import { newId } from "../../shared/gate/approvals.ts";
 import { Graph, type Workflow } from "../../shared/graph/document.ts";
+import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import { failed, notFound } from "../capabilities/errors.ts";
 import type { Store } from "./db.ts";
 
@@ -22,7 +23,7 @@ function toWorkflow(row: Row): Workflow {
     id: row.id,
     name: row.name,
     description: row.description,
-    graph: Graph.parse(JSON.parse(row.graph)),
+    graph: Graph.parse(fromJsonText(row.graph, "graph")),
     version: row.version,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
@@ -66,7 +67,7 @@ export class WorkflowStore {
       .sql(
         "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
       )
-      .run(id, userId, input.name, input.description, JSON.stringify(input.graph), at, at);
+      .run(id, userId, input.name, input.description, toJsonText(input.graph, "graph"), at, at);
     return this.require(userId, id);
   }
 
@@ -94,7 +95,7 @@ export class WorkflowStore {
         .run(
           input.name ?? current.name,
           input.description ?? current.description,
-          JSON.stringify(input.graph ?? current.graph),
+          toJsonText(input.graph ?? current.graph, "graph"),
           Date.now(),
           current.id,
           userId,

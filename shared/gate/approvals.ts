@@ -18,6 +18,7 @@ export const ApprovalRequest = z.object({
   message: z.string(),
   /** The agent's one-line reason (`_message`), shown labelled as the agent's words. */
   agent_message: z.string().optional(),
+  /** The call's validated arguments in the boundary encoding (shared/protocol/values.ts). */
   args: z.unknown(),
   hash: z.string(),
   created_at: z.number(),

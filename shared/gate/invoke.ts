@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { allSpecs, closestNames, findSpec } from "../capabilities/table.ts";
 import type { Actor, AnySpec, Category, InvokeResult, RunNeed } from "../capabilities/types.ts";
 import { type ErrorCode, failure, isCodedError } from "../protocol/errors.ts";
+import { toWire } from "../protocol/values.ts";
 import { type ApprovalRequest, approvalHash, newId } from "./approvals.ts";
 import { type Decision, decide } from "./decide.ts";
 import type { Gate } from "./gate.ts";
@@ -254,14 +255,23 @@ async function ask(
 ): Promise<AskVerdict> {
   const gate = run.gate;
   const now = Date.now();
+  // The person sees, and the answer is bound to, the arguments in the boundary encoding: bytes as
+  // {$bytes} and assets as {$asset}, as they travel and are stored (validated args always encode).
+  let shown: unknown;
+  try {
+    shown = toWire(args, "args");
+  } catch (err) {
+    const why = err instanceof Error ? err.message : "they cannot be shown";
+    return { kind: "refuse", code: "invalid_tool_arguments", message: `${spec.name}: ${why}` };
+  }
   const request: ApprovalRequest = {
     approval_id: newId("apr"),
     run_id: run.context.run_id,
     capability: spec.name,
     category: spec.category,
     message: describeCall(spec, args),
-    args,
-    hash: await approvalHash(run.context.run_id, spec.name, args),
+    args: shown,
+    hash: await approvalHash(run.context.run_id, spec.name, shown),
     created_at: now,
     expires_at: now + gate.approvalTimeoutMs,
   };

@@ -14,7 +14,13 @@
  *
  * The guest has its own copy of this encoder in `worker/guest/values.js` (it runs inside QuickJS);
  * both obey the tests in tests/sandbox/values.test.ts.
+ *
+ * A value is decoded once where it enters (a host's router, the server's call router, a stored row)
+ * and stays decoded (`Uint8Array`, `AssetRef`) until it leaves; what is kept as text (job rows,
+ * workflow graphs, approval requests) is the same wire form (`toJsonText` / `fromJsonText`), so data
+ * that merely looks like a marker stays data after a round trip through the store.
  */
+import { z } from "zod";
 
 export const BYTES_KEY = "$bytes";
 export const ASSET_KEY = "$asset";
@@ -193,4 +199,28 @@ export function base64ToBytes(text: string, path = "value"): Uint8Array {
     }
   }
   return out;
+}
+
+/** A value as JSON text in the boundary encoding: what the store keeps (job rows, graphs, approvals). */
+export function toJsonText(value: unknown, path = "value"): string {
+  return JSON.stringify(toWire(value, path));
+}
+
+/** The inverse of `toJsonText`: host values, with markers revived and escaped keys restored. */
+export function fromJsonText(text: string, path = "value"): unknown {
+  return fromWire(JSON.parse(text), path);
+}
+
+/** Bytes in a capability's arguments: a `Uint8Array` once decoded (an action passes one as it is). */
+export const BytesArg = z.instanceof(Uint8Array).describe("Bytes: a Uint8Array in an action, {$bytes: base64} in JSON");
+
+/** An asset by id: the id text, or the `AssetRef` another call returned; parses to the id. */
+export const AssetIdArg = z
+  .union([z.string().min(1).max(200), z.instanceof(AssetRef)])
+  .transform((value) => (typeof value === "string" ? value : value.id))
+  .describe('The asset: its id, or the reference another call returned ({$asset: "<id>"} in JSON)');
+
+/** The id of an `AssetRef`, or undefined for anything else (data that looks like a marker included). */
+export function assetIdOf(value: unknown): string | undefined {
+  return value instanceof AssetRef ? value.id : undefined;
 }

@@ -7,6 +7,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
+import { AssetRef } from "../../shared/protocol/values.ts";
 import { answerValue, edge, errorOf, type JobResult, NODES, node, openRun } from "../engine/support.ts";
 import { ScriptedApprover } from "../support/approver.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
@@ -125,7 +126,8 @@ describe("image nodes", () => {
     const approver = new ScriptedApprover((request) => (request.capability === "save_asset" ? "deny" : "allow"));
     const asked = approver.asked;
     const local = openLocalRun(server.app, { mode: "default", approver });
-    const graph = { nodes: [node("g", "image.grayscale", { image: { $asset: source.id } })], edges: [] };
+    // A direct invoke passes host values: the reference is an AssetRef (as the wire form decodes to).
+    const graph = { nodes: [node("g", "image.grayscale", { image: new AssetRef(source.id) })], edges: [] };
     const result = await local.live.run.invoke("run_workflow", { graph, wait_ms: 50_000 });
     expect(result).toMatchObject({ ok: true, value: { status: "failed", error: { code: "permission_denied" } } });
     expect(asked.map((r) => r.capability)).toEqual(["run_workflow", "save_asset"]);

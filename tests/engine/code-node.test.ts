@@ -60,7 +60,9 @@ describe("the code node", () => {
     expect(job).toMatchObject({ status: "completed", outputs: { doubled: 42, label: "n=21", sum: 14 }, error: null });
     expect(server.app.jobs.code.started).toBe(true);
 
-    // Async functions are awaited; undefined becomes null; $-keys, bytes and assets keep their form.
+    // Async functions are awaited; undefined becomes null; $-keys and bytes keep their form. The code
+    // sees an asset as {$asset: id}; what it returns is its own data, so such an object stays data
+    // (escaped on the wire), never a reference the code could have forged.
     const values = await runGraph(
       call,
       codeGraph(
@@ -69,7 +71,7 @@ describe("the code node", () => {
       ),
     );
     expect(values.outputs?.out).toEqual({
-      same: { asset: { $asset: "as_1" }, list: [1, "two", null] },
+      same: { asset: { $$asset: "as_1" }, list: [1, "two", null] },
       bytes: { $bytes: "AQID" },
       $$note: "kept",
     });

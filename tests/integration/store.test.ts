@@ -1,10 +1,14 @@
 import { execFile } from "node:child_process";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createServices } from "../../server-bridge/app.ts";
 import { configFromEnv } from "../../server-bridge/config.ts";
-import { MIGRATIONS } from "../../server-bridge/store/db.ts";
+import { MIGRATIONS, openStore } from "../../server-bridge/store/db.ts";
+import { WorkflowStore } from "../../server-bridge/store/workflows.ts";
+import { AssetRef } from "../../shared/protocol/values.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
@@ -130,5 +134,28 @@ describe("the store across restarts and processes", () => {
     expect(server.app.store.db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(server.app.store.db.pragma("busy_timeout", { simple: true })).toBe(5000);
     expect(server.app.store.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+  });
+
+  it("re-encodes graphs stored before values were escaped: old markers stay references, other $-keys stay data", () => {
+    const dataDir = tempDir();
+    try {
+      const db = new Database(join(dataDir, "nodetool.sqlite"));
+      for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration as string);
+      db.pragma("user_version = 3");
+      db.prepare("INSERT INTO users (id, name, created_at) VALUES ('u1', 'old', 0)").run();
+      const legacy = { nodes: [{ id: "n", type: "constant.json", data: { pic: { $asset: "as_1" }, $note: "x" } }] };
+      db.prepare(
+        "INSERT INTO workflows (id, user_id, name, graph, version, created_at, updated_at) VALUES ('wf_1', 'u1', 'old', ?, 1, 0, 0)",
+      ).run(JSON.stringify(legacy));
+      db.close();
+      using store = openStore(dataDir);
+      const row = store.db.prepare("SELECT graph FROM workflows WHERE id = 'wf_1'").get() as { graph: string };
+      expect(JSON.parse(row.graph).nodes[0].data).toEqual({ pic: { $asset: "as_1" }, $$note: "x" });
+      const graph = new WorkflowStore(store).require("u1", "wf_1").graph;
+      expect(graph.nodes[0]?.data.pic).toEqual(new AssetRef("as_1"));
+      expect(graph.nodes[0]?.data.$note).toBe("x");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -41,6 +41,22 @@ export function readAnswer(answer: unknown): InvokeAnswer {
   return parsed.success ? parsed.data : { ok: false, error: failure("capability_failed", MALFORMED) };
 }
 
+/** What the page applied itself, in the boundary encoding (encoded here, once). */
+function applied(answer: Answer): Answer {
+  return answer.ok ? { ...answer, value: toWire(answer.value, "result") } : answer;
+}
+
+/** The validated arguments of an authorisation (sent encoded, decoded here once), or undefined if malformed. */
+function authorizedArgs(value: unknown): Record<string, unknown> | undefined {
+  const args = (value as Partial<Authorization> | null | undefined)?.args;
+  if (args === null || typeof args !== "object") return undefined;
+  try {
+    return fromWire(args, "args") as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 export class UiClient {
   constructor(
     private readonly api: Api,
@@ -49,13 +65,13 @@ export class UiClient {
     private readonly focusTab: (tab: "editor" | "panel") => void,
   ) {}
 
+  /**
+   * Serves one `ui` call. Every answer that reaches the worker is in the boundary encoding: the
+   * server's answers already are (relayed as they came), and what the page applies itself is encoded
+   * once, by `applied`.
+   */
   async serve(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
-    // `fromServer`: the value already travelled in the boundary encoding; encoding it again would escape it.
-    const done = (answer: Answer, fromServer = false): WireCallResult =>
-      callResult(
-        call.call_id,
-        answer.ok && !fromServer ? { ...answer, value: toWire(answer.value, "result") } : answer,
-      );
+    const done = (answer: Answer): WireCallResult => callResult(call.call_id, answer);
     const module = findModule("ui");
     const spec =
       module?.specs.find((s) => s.name === call.export) ?? module?.specs.find((s) => s.method === call.export);
@@ -98,7 +114,6 @@ export class UiClient {
             }),
           isCurrent,
         ),
-        true,
       );
     }
 
@@ -127,26 +142,21 @@ export class UiClient {
       isCurrent,
     );
     if (!authorized.ok) return done(authorized);
-    const authorization = authorized.value as Authorization | null | undefined;
-    if (authorization === null || typeof authorization !== "object" || typeof authorization.args !== "object")
-      return done({ ok: false, error: failure("capability_failed", MALFORMED) });
-    const { args: valid } = authorization;
-    const applied =
+    const valid = authorizedArgs(authorized.value);
+    if (!valid) return done({ ok: false, error: failure("capability_failed", MALFORMED) });
+    const outcome =
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
-        : await this.#apply(spec.name, valid as Record<string, unknown>);
+        : applied(await this.#apply(spec.name, valid));
     await this.api.run.complete
       .mutate({
         runId,
         callId: call.call_id,
-        ok: applied.ok,
-        ...(applied.ok ? {} : { error: { code: applied.error.code, message: applied.error.message } }),
+        ok: outcome.ok,
+        ...(outcome.ok ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
       })
       .catch(() => {});
-    return done(
-      authorized.waited_ms ? { ...applied, waited_ms: authorized.waited_ms } : applied,
-      spec.name === "ui_run_workflow",
-    );
+    return done(authorized.waited_ms ? { ...outcome, waited_ms: authorized.waited_ms } : outcome);
   }
 
   async #apply(name: string, args: Record<string, unknown>): Promise<Answer> {

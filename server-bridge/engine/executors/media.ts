@@ -3,11 +3,10 @@
  * `ctx.invoke` (the gate): images are read with get_asset and saved with save_asset, requests go out
  * through http_request. Only the pixel work itself (sharp) runs here.
  *
- * Capabilities answer with host values (`AssetRef`, `Uint8Array`); workflow values are JSON (they are
- * stored with the job), so what a node outputs carries assets as `{$asset: id}` and bytes as
- * `{$bytes: base64}`. Inputs are taken in either form.
+ * Workflow values are host values, as capabilities answer them: an asset is an `AssetRef`, bytes a
+ * `Uint8Array` (the job row keeps them in the boundary encoding). An asset input may also be its id.
  */
-import { assetIdOf, assetRef, bytesOf } from "../../../shared/capabilities/wire-values.ts";
+import { AssetRef, assetIdOf } from "../../../shared/protocol/values.ts";
 import { type ImageOp, imageInfo, transform } from "../../assets/images.ts";
 import { RASTER_FORMATS, type RasterType } from "../../assets/media-types.ts";
 import { type Executor, effect, type NodeContext, NodeError, type NodeInputs } from "../types.ts";
@@ -26,14 +25,15 @@ interface AssetView {
 function requireAssetId(value: unknown, what: string): string {
   if (typeof value === "string" && value !== "") return value;
   const id = assetIdOf(value);
-  if (id === undefined) throw new NodeError(`${what} must be an asset reference {$asset: "<id>"} or an asset id.`);
+  if (id === undefined)
+    throw new NodeError(`${what} must be an asset reference (as an asset node outputs) or an asset id.`);
   return id;
 }
 
-/** An asset's metadata as a workflow value (JSON): the reference as `{$asset: id}`, no content. */
+/** An asset's metadata as a workflow value: the reference as an `AssetRef`, no content. */
 function metadataOf(asset: AssetView): Record<string, unknown> {
   const { content: _content, bytes: _bytes, ...rest } = asset;
-  return { ...rest, asset: assetRef(asset.id) };
+  return { ...rest, asset: new AssetRef(asset.id) };
 }
 
 /** Image bytes from bytes or an asset (read through get_asset), and a name to derive new names from. */
@@ -42,12 +42,11 @@ async function imageBytes(
   value: unknown,
   node: string,
 ): Promise<{ bytes: Uint8Array; stem: string }> {
-  const given = bytesOf(value);
-  if (given) return { bytes: given, stem: "image" };
+  if (value instanceof Uint8Array) return { bytes: value, stem: "image" };
   const id = requireAssetId(value, `${node}: input "image"`);
   const asset = (await effect(ctx, "get_asset", { asset_id: id, include_bytes: true })) as AssetView;
-  const bytes = bytesOf(asset.bytes);
-  if (asset.kind !== "image" || !bytes) {
+  const bytes = asset.bytes;
+  if (asset.kind !== "image" || !(bytes instanceof Uint8Array)) {
     throw new NodeError(`${node}: asset ${id} is ${asset.content_type}, not an image.`);
   }
   return { bytes, stem: asset.name.replace(/\.[^.]*$/, "") || "image" };
@@ -75,7 +74,7 @@ function imageExecutor(node: string, suffix: string, opOf: (inputs: NodeInputs) 
       content: result.bytes,
       content_type: result.contentType,
     })) as AssetView;
-    return { output: assetRef(saved.id), metadata: metadataOf(saved) };
+    return { output: new AssetRef(saved.id), metadata: metadataOf(saved) };
   };
 }
 
@@ -88,13 +87,13 @@ export const mediaExecutors: Record<string, Executor> = {
   "asset.load": async (inputs, ctx) => {
     const id = requireAssetId(inputs.asset, 'asset.load: input "asset"');
     const asset = (await effect(ctx, "get_asset", { asset_id: id })) as AssetView;
-    return { output: asset.content ?? assetRef(asset.id), metadata: metadataOf(asset) };
+    return { output: asset.content ?? new AssetRef(asset.id), metadata: metadataOf(asset) };
   },
   "asset.save": async (inputs, ctx) => {
     const args: Record<string, unknown> = { name: inputs.name, content: inputs.content };
     if (typeof inputs.content_type === "string") args.content_type = inputs.content_type;
     const saved = (await effect(ctx, "save_asset", args)) as AssetView;
-    return { output: assetRef(saved.id), metadata: metadataOf(saved) };
+    return { output: new AssetRef(saved.id), metadata: metadataOf(saved) };
   },
 
   "image.resize": imageExecutor("image.resize", "resized", (inputs) => ({
@@ -131,8 +130,6 @@ export const mediaExecutors: Record<string, Executor> = {
     };
     if (inputs.body !== undefined) args.body = inputs.body;
     const response = (await effect(ctx, "http_request", args)) as Record<string, unknown>;
-    const bytes = bytesOf(response.bytes);
-    if (bytes) response.bytes = { $bytes: Buffer.from(bytes).toString("base64") };
     const body = response.json ?? response.text ?? response.bytes ?? null;
     return { output: response, status: response.status, body };
   },

@@ -1,7 +1,7 @@
 /** Specs of the `assets` namespace (files the user keeps: images, text, data; per user): data only. */
 import { z } from "zod";
+import { AssetIdArg, BytesArg } from "../../protocol/values.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
-import { AssetIdArg, BytesArg } from "../wire-values.ts";
 
 /** A media type such as `image/png` or `text/plain; charset=utf-8`. */
 const ContentType = z

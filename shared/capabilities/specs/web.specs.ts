@@ -1,7 +1,7 @@
 /** Specs of the `web` namespace (outbound HTTP from the server): data only. */
 import { z } from "zod";
+import { BytesArg } from "../../protocol/values.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
-import { BytesArg } from "../wire-values.ts";
 
 /** Headers the HTTP client sets itself; a caller setting them could smuggle a second request or host. */
 export const MANAGED_HEADERS: readonly string[] = [

@@ -2,13 +2,14 @@
  * The editor's own controls, acting as the user: list, open, create and save workflows, and hand edits
  * on the canvas. Each is a user-actor call on the page's own run (audited, never prompted). Unsaved
  * changes are a draft in IndexedDB that survives a reload; Save sends `expected_version` and reports a
- * conflict instead of overwriting.
+ * conflict instead of overwriting. The editor holds host values (an asset in a node's data is an
+ * `AssetRef`): what it sends is encoded, what it receives (and its drafts) decoded, once each.
  */
 import { del, get, set } from "idb-keyval";
 import type { InvokeResult } from "../../../shared/capabilities/types.ts";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
-import { toWire } from "../../../shared/protocol/values.ts";
+import { fromWire, toWire } from "../../../shared/protocol/values.ts";
 import type { Api } from "../api.ts";
 import type { EditorStore } from "./store.ts";
 
@@ -21,8 +22,9 @@ export interface WorkflowSummary {
   updated_at: string;
 }
 
+/** A draft as IndexedDB keeps it: the graph in the boundary encoding (a structured clone drops classes). */
 interface Draft {
-  graph: Graph;
+  graph: unknown;
   version: number;
 }
 
@@ -41,7 +43,10 @@ export class EditorController {
       const id = snapshot.workflow?.id;
       if (!id) return;
       if (snapshot.dirty)
-        void set(`draft:${id}`, { graph: snapshot.graph, version: snapshot.workflow?.version ?? 0 } satisfies Draft);
+        void set(`draft:${id}`, {
+          graph: toWire(snapshot.graph, "graph"),
+          version: snapshot.workflow?.version ?? 0,
+        } satisfies Draft);
       else void del(`draft:${id}`);
     };
   }
@@ -56,13 +61,19 @@ export class EditorController {
   async #invoke(exp: string, args: unknown[]): Promise<InvokeResult> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const runId = await this.#run();
-      const answer = await this.api.run.invoke.mutate({ runId, module: WORKFLOWS, export: exp, args, actor: "user" });
+      const answer = await this.api.run.invoke.mutate({
+        runId,
+        module: WORKFLOWS,
+        export: exp,
+        args: toWire(args, "args") as unknown[],
+        actor: "user",
+      });
       if ("pending" in answer) continue;
       if (!answer.ok && answer.error.code === "run_ended") {
         this.#runId = undefined;
         continue;
       }
-      return answer.ok ? { ok: true, value: answer.value } : answer;
+      return answer.ok ? { ok: true, value: fromWire(answer.value, "result") } : answer;
     }
     return {
       ok: false,
@@ -81,7 +92,7 @@ export class EditorController {
     const workflow = result.value as Workflow;
     if (options.discardDraft) await del(`draft:${id}`);
     const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
-    this.store.open(workflow, draft?.graph);
+    this.store.open(workflow, draft ? (fromWire(draft.graph, "draft") as Graph) : undefined);
     await set("open-workflow", id);
     return undefined;
   }
