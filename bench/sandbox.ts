@@ -14,8 +14,8 @@
  * Prints numbers; asserts nothing (targets live here, never in tests).
  */
 
+import { callRouter } from "../server-bridge/calls/router.ts";
 import { NodeSandboxHost } from "../server-bridge/sandbox/host.ts";
-import { sandboxRouter } from "../server-bridge/sandbox/router.ts";
 import { MODULE_NAMES } from "../shared/capabilities/table.ts";
 import { headlessGate } from "../shared/gate/headless.ts";
 import { createRun } from "../shared/gate/invoke.ts";
@@ -33,7 +33,7 @@ const run = createRun<unknown>({
   loadImpl: async () => async () => null,
   audit: () => {},
 });
-const router = sandboxRouter({ run, mounted: MODULE_NAMES });
+const router = callRouter({ run, mounted: MODULE_NAMES });
 const base = { mounted: MODULE_NAMES, packs: [], router };
 
 // Cold start.

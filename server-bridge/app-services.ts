@@ -8,6 +8,7 @@ import type { ApprovalBroker } from "./runs/approvals.ts";
 import type { EventBus } from "./runs/events.ts";
 import type { Runs } from "./runs/runs.ts";
 import type { Sessions } from "./runs/sessions.ts";
+import type { UiCalls } from "./runs/ui-calls.ts";
 import type { AuditLog } from "./store/audit.ts";
 import type { Store } from "./store/db.ts";
 
@@ -20,6 +21,8 @@ export interface AppServices {
   sessions: Sessions;
   approvals: ApprovalBroker;
   runs: Runs;
+  /** The `ui` path of runs: authorize, complete, startJob. */
+  ui: UiCalls;
   /** The workflow engine; `dispose()` it on shutdown (it owns the code nodes' sandbox worker). */
   jobs: JobEngine;
   audit: AuditLog;

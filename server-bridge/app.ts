@@ -22,6 +22,7 @@ import { EventBus } from "./runs/events.ts";
 import { recoverExpiredLeases } from "./runs/recovery.ts";
 import { Runs } from "./runs/runs.ts";
 import { Sessions } from "./runs/sessions.ts";
+import { UiCalls } from "./runs/ui-calls.ts";
 import { AuditLog } from "./store/audit.ts";
 import { openStore, type Store } from "./store/db.ts";
 import { webPolicy } from "./web/vet.ts";
@@ -72,6 +73,7 @@ export function createServices(
     sessions,
     approvals,
     runs,
+    ui: new UiCalls(runs, audit),
     jobs,
     audit,
     log,

@@ -12,8 +12,8 @@
 import { failure } from "../../shared/protocol/errors.ts";
 import { fromWire } from "../../shared/protocol/values.ts";
 import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
+import type { CallRouter } from "../calls/router.ts";
 import { type ActionRun, NodeSandboxHost, type RunActionOptions } from "../sandbox/host.ts";
-import type { CallRouter } from "../sandbox/router.ts";
 import { codeAction, codeInputJson } from "./code-source.ts";
 import { type CodeCall, type CodeRunner, NodeError } from "./types.ts";
 

@@ -1,28 +1,26 @@
 /**
- * Runs: one CapabilityRun per agent run, leased in the store by this process. `invoke` is the
- * server's entrance for `run.invoke`: the dispatcher, then the ladder. A call waiting on an approval is
- * held at most `holdMs`, then answered `{pending: true}`; the same `(runId, callId)` resumes the wait
- * or returns the settled result, and never runs the capability twice.
+ * Runs: one CapabilityRun per agent run, leased in the store by this process: their life (start, end,
+ * expiry, leases) and `invoke`, the entrance for `run.invoke` over HTTP and the page's socket. The
+ * call itself goes through the one call router (calls/router.ts); idempotency and the hold are in
+ * held-calls.ts, the `ui` path (authorize, complete, startJob) in ui-calls.ts.
  */
-import { moduleOf, PACK_PREFIX } from "../../shared/capabilities/table.ts";
+import { moduleOf } from "../../shared/capabilities/table.ts";
 import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
-import { type Authorization, type CapabilityRun, createRun, safeMessage } from "../../shared/gate/invoke.ts";
-import { CodedError, type ErrorCode, failure, isCodedError } from "../../shared/protocol/errors.ts";
-import type { AnswerGroup, InvokeAnswer, InvokeCall } from "../../shared/protocol/server.ts";
-import { fromWire, toWire } from "../../shared/protocol/values.ts";
-import { dispatch } from "../../shared/sandbox/dispatch.ts";
+import { type Authorization, type CapabilityRun, createRun } from "../../shared/gate/invoke.ts";
+import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import type { InvokeAnswer } from "../../shared/protocol/server.ts";
+import { type CallRouter, callRouter, serveCall } from "../calls/router.ts";
 import type { ServerServices } from "../capabilities/define.ts";
 import { loadNamespace } from "../capabilities/registry.ts";
-import { engineOf } from "../engine/jobs.ts";
-import { startWorkflowJob, type WorkflowRunArgs } from "../engine/run-workflow.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import type { AuditLog } from "../store/audit.ts";
 import type { Store } from "../store/db.ts";
 import type { ApprovalBroker } from "./approvals.ts";
 import type { EventBus } from "./events.ts";
+import { callOnce, type HeldCalls } from "./held-calls.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface RunsConfig {
@@ -34,26 +32,21 @@ export interface RunsConfig {
   maxCallsPerRun: number;
 }
 
-interface CallEntry {
-  key: string;
-  promise: Promise<InvokeResult>;
-}
-
-export interface LiveRun {
+export interface LiveRun extends HeldCalls {
   readonly id: string;
   readonly sessionId: string;
   readonly userId: string;
   readonly run: CapabilityRun<ServerServices>;
   readonly mounted: readonly string[];
   readonly packs: readonly string[];
+  /** Its calls' dispatch: the session's mounted modules and allowed packs. */
+  readonly router: CallRouter;
   readonly controller: AbortController;
-  readonly calls: Map<string, CallEntry>;
   /** `ui` calls the gate let through, waiting for the page's `run.complete`. */
   readonly authorized: Map<
     string,
     Authorization & { actor: Actor; started: number; waited: number /** ui_run_workflow: its job. */; jobId?: string }
   >;
-  callCount: number;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -108,13 +101,16 @@ export class Runs {
       audit: (record) => this.audit.write(userId, record),
       logError: this.logError,
     });
+    const mounted = JSON.parse(session.modules) as string[];
+    const packs = JSON.parse(session.packs) as string[];
     const live: LiveRun = {
       id,
       sessionId,
       userId,
       run,
-      mounted: JSON.parse(session.modules) as string[],
-      packs: JSON.parse(session.packs) as string[],
+      mounted,
+      packs,
+      router: callRouter({ run, mounted, library: defaultLibrary(), allowedPacks: packs }),
       controller,
       calls: new Map(),
       authorized: new Map(),
@@ -172,195 +168,53 @@ export class Runs {
     return refusal("run_ended", `Run "${runId}" has ended or does not exist here. Start a new run with run.start.`);
   }
 
-  /** `run.invoke`: the dispatcher, then the whole ladder. */
+  /**
+   * `run.invoke`: one call through the call router (decode, dispatch, the whole ladder, encode),
+   * idempotent by `(runId, callId)`; `hold` says whether a call waiting on a person is answered
+   * `{pending: true}` after `holdMs` (HTTP) or simply when it settles (the page's socket).
+   */
   invoke(
     userId: string,
     input: {
       runId: string;
       module: string;
       export: string;
-      args: unknown[];
+      args: unknown;
       callId?: string | undefined;
       actor?: Actor | undefined;
     },
+    options: { hold?: boolean } = {},
   ): Promise<InvokeAnswer> {
-    const actor = input.actor ?? "agent";
-    const key = canonicalJson({ module: input.module, export: input.export, args: input.args, actor });
-    return this.#call(userId, input.runId, input.callId, key, async (live) => {
-      // Arguments and results travel in the boundary encoding ($bytes, $asset, escaped $-keys).
-      // Arguments that are not an array are left as they are, for the dispatcher to refuse by name.
-      const decoded = Array.isArray(input.args) ? decodeArgs(input.export, input.args) : { args: input.args };
-      if ("refused" in decoded) return decoded.refused;
-      const { args } = decoded;
-      const call = { module: input.module, export: input.export, args };
-      if (input.module.startsWith(PACK_PREFIX)) {
-        // Library packs: pure functions on the server, only those the session allows.
-        const packCall = { call_id: input.callId ?? "call", ...call, args: Array.isArray(args) ? args : [] };
-        if (!Array.isArray(args))
-          return refusal("invalid_call", `${input.module} ${input.export}: args must be an array.`);
-        return encodeResult(input.export, await defaultLibrary().dispatch(packCall, live.packs));
-      }
-      return encodeResult(input.export, await dispatch(live.run, live.mounted, call, { actor }));
-    });
-  }
-
-  /**
-   * `run.invokeMany`: the calls of one worker batch, each exactly as `invoke` would run it (its own
-   * callId, hold and idempotency, the whole ladder), answered as they settle. Answers ready at the same
-   * moment travel as one group (a hundred calls that finish together are one chunk of the stream, not a
-   * hundred), and a call waiting for a person holds back no other: it answers `{pending: true}` after
-   * the hold like any held call, and the client sends it again with the same callId.
-   */
-  async *invokeMany(
-    userId: string,
-    input: { runId: string; calls: readonly InvokeCall[]; actor?: Actor | undefined },
-  ): AsyncGenerator<AnswerGroup, void, undefined> {
-    const ready: AnswerGroup = [];
-    let wake: (() => void) | undefined;
-    for (const call of input.calls) {
-      const answered = (answer: InvokeAnswer) => {
-        ready.push({ callId: call.callId, answer });
-        wake?.();
-      };
-      this.invoke(userId, { ...call, runId: input.runId, actor: input.actor }).then(answered, (err: unknown) => {
-        if (isCodedError(err)) return answered({ ok: false, error: err.payload });
-        this.logError(call.export, err);
-        answered({
-          ok: false,
-          error: failure("capability_failed", `${call.export} failed on the server; nothing more is known.`),
-        });
-      });
-    }
-    let left = input.calls.length;
-    while (left > 0) {
-      if (ready.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      // More of the batch may settle in this same turn: collect them into this group.
-      if (ready.length < left) await new Promise<void>((resolve) => setImmediate(resolve));
-      wake = undefined;
-      const group = ready.splice(0);
-      left -= group.length;
-      yield group;
-    }
-  }
-
-  /**
-   * `run.authorize` (the `ui` path): ladder steps 1-6 for a call the page will apply itself. The
-   * answer carries the validated args; the outcome comes back through `complete`.
-   */
-  authorize(
-    userId: string,
-    input: { runId: string; capability: string; args: unknown; callId: string; actor?: Actor | undefined },
-  ): Promise<InvokeAnswer> {
-    const actor = input.actor ?? "agent";
-    const key = canonicalJson({ authorize: input.capability, args: input.args, actor });
-    const started = Date.now();
-    return this.#call(userId, input.runId, input.callId, key, async (live) => {
-      if (!input.capability.startsWith("ui_") && input.capability !== "list_renderers") {
-        return refusal(
-          "invalid_call",
-          `Only ui capabilities are applied by the page; call ${input.capability} with run.invoke.`,
-        );
-      }
-      if (!live.mounted.includes("ui"))
-        return refusal("unknown_module", "The ui module is not mounted for this session.");
-      // Arguments travel in the boundary encoding, as on run.invoke.
-      const decoded = decodeArgs(input.capability, input.args);
-      if ("refused" in decoded) return decoded.refused;
-      const { args } = decoded;
-      const result = await live.run.invoke(input.capability, args, { authorizeOnly: true, actor });
-      if (!result.ok) return result;
-      const authorization = result.value as Authorization;
-      live.authorized.set(input.callId, { ...authorization, actor, started, waited: result.waited_ms ?? 0 });
-      // The page applies exactly these arguments: they travel encoded, as every value does.
-      return { ...result, value: { ...authorization, args: toWire(authorization.args, "args") } };
-    });
-  }
-
-  /**
-   * `run.startJob`: starts the job of an authorised `ui_run_workflow` call from exactly the args the
-   * gate let through (the editor puts the open graph in them before authorising, so the approval named
-   * what runs). Once per call: asking again answers the same job. The job's node effects pass the
-   * run's gate on their own; the call's outcome is still reported with `run.complete`.
-   */
-  startJob(userId: string, input: { runId: string; callId: string }): InvokeResult {
     const live = this.live(userId, input.runId);
-    if ("ok" in live) return live;
-    const authorization = live.authorized.get(input.callId);
-    if (authorization?.capability !== "ui_run_workflow") {
-      return refusal(
-        "invalid_call",
-        `No authorised ui_run_workflow call "${input.callId}" is waiting in this run; authorise it with run.authorize first.`,
-      );
-    }
-    try {
-      const job =
-        authorization.jobId === undefined
-          ? startWorkflowJob(live.run, authorization.args as WorkflowRunArgs)
-          : engineOf(live.run).view(userId, authorization.jobId, { nodes: false, nodeOutputs: false });
-      authorization.jobId = job.job_id;
-      return { ok: true, value: { job_id: job.job_id, status: job.status, progress: job.progress } };
-    } catch (err) {
-      return { ok: false, error: isCodedError(err) ? err.payload : failure("capability_failed", safeMessage(err)) };
-    }
-  }
-
-  /** `run.complete`: the page reports how an authorised `ui` call went; audited once. */
-  complete(
-    userId: string,
-    input: { runId: string; callId: string; ok: boolean; error?: { code: ErrorCode; message: string } | undefined },
-  ): { recorded: true } | InvokeResult {
-    const live = this.live(userId, input.runId);
-    if ("ok" in live) return live;
-    const authorization = live.authorized.get(input.callId);
-    if (!authorization) {
-      return refusal("invalid_call", `No authorised call "${input.callId}" is waiting for completion in this run.`);
-    }
-    live.authorized.delete(input.callId);
-    this.audit.write(userId, {
-      actor: authorization.actor,
-      run_id: live.id,
-      session_id: live.sessionId,
-      capability: authorization.capability,
-      category: authorization.category,
-      decision: authorization.decision,
-      outcome: input.ok ? "ok" : (input.error?.code ?? "capability_failed"),
-      duration_ms: Date.now() - authorization.started,
-      waited_ms: authorization.waited,
+    if ("ok" in live) return Promise.resolve(live);
+    const actor = input.actor ?? "agent";
+    return this.held(live, {
+      callId: input.callId,
+      key: canonicalJson({ module: input.module, export: input.export, args: input.args, actor }),
+      hold: options.hold ?? true,
+      start: async () => {
+        const call = { call_id: input.callId ?? "call", module: input.module, export: input.export, args: input.args };
+        const { call_id: _id, ...result } = await serveCall({ ...call, actor }, live.router, live.controller.signal);
+        return result;
+      },
     });
-    return { recorded: true };
   }
 
-  /** One call of a run, idempotent by `(runId, callId)`, held at most `holdMs` before `{pending: true}`. */
-  async #call(
-    userId: string,
-    runId: string,
-    callId: string | undefined,
-    key: string,
-    start: (live: LiveRun) => Promise<InvokeResult>,
+  /** One call of a live run through its idempotency record and, over HTTP, the hold. */
+  held(
+    live: LiveRun,
+    call: { callId: string | undefined; key: string; hold: boolean; start: () => Promise<InvokeResult> },
   ): Promise<InvokeAnswer> {
-    const live = this.live(userId, runId);
-    if ("ok" in live) return live;
-    let entry = callId === undefined ? undefined : live.calls.get(callId);
-    if (entry && entry.key !== key) {
-      return refusal("invalid_call", `callId "${callId}" was already used in this run with different arguments.`);
-    }
-    if (!entry) {
-      if (++live.callCount > this.config.maxCallsPerRun) {
-        return refusal("invalid_call", `This run reached its cap of ${this.config.maxCallsPerRun} capability calls.`);
-      }
-      entry = { key, promise: start(live) };
-      if (callId !== undefined) live.calls.set(callId, entry);
-    }
-    if (callId === undefined) return entry.promise;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const held = new Promise<{ pending: true }>((resolve) => {
-      timer = setTimeout(() => resolve({ pending: true }), this.config.holdMs);
-    });
-    try {
-      return await Promise.race([entry.promise, held]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return callOnce(
+      live,
+      {
+        callId: call.callId,
+        key: call.key,
+        maxCalls: this.config.maxCallsPerRun,
+        holdMs: call.hold ? this.config.holdMs : undefined,
+      },
+      call.start,
+    );
   }
 
   /** Renews the lease of every live row this process owns (runs, pending approvals, live jobs). */
@@ -385,36 +239,6 @@ export class Runs {
   }
 }
 
-function encodeResult(name: string, result: InvokeResult): InvokeResult {
-  if (!result.ok) return result;
-  try {
-    return { ...result, value: toWire(result.value, "result") };
-  } catch (err) {
-    const why = err instanceof Error ? err.message : "it cannot be encoded";
-    return {
-      ok: false,
-      error: failure("capability_failed", `${name} returned a value that cannot be sent back: ${why}`),
-    };
-  }
-}
-
-/** Arguments in the boundary encoding, decoded; an undecodable value is an `invalid_call` naming `name`. */
-function decodeArgs(name: string, wire: unknown): { args: unknown } | { refused: InvokeResult } {
-  try {
-    return { args: fromWire(wire, "args") };
-  } catch (err) {
-    const why = err instanceof Error ? err.message : "undecodable arguments";
-    return { refused: refusal("invalid_call", `${name}: ${why}`) };
-  }
-}
-
-function refusal(
-  code: "unauthorized" | "run_ended" | "invalid_call" | "unknown_module",
-  message: string,
-): InvokeResult {
-  return { ok: false, error: failure(code, message) };
-}
-
 async function loadImpl(spec: AnySpec) {
   const module = moduleOf(spec.name);
   if (!module) throw new Error(`capability ${spec.name} belongs to no module`);
@@ -422,4 +246,11 @@ async function loadImpl(spec: AnySpec) {
   const impl = impls.get(spec);
   if (!impl) throw new Error(`capability ${spec.name} has no implementation attached to its spec`);
   return impl;
+}
+
+export function refusal(
+  code: "unauthorized" | "run_ended" | "invalid_call" | "unknown_module",
+  message: string,
+): InvokeResult {
+  return { ok: false, error: failure(code, message) };
 }

@@ -7,9 +7,9 @@
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import type { LimitOverrides } from "../../shared/protocol/worker.ts";
+import { type CallRouter, callRouter } from "../calls/router.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
 import type { ActionRun, RunActionOptions } from "./host.ts";
-import { type CallRouter, sandboxRouter } from "./router.ts";
 
 export interface SandboxedAction {
   action: string;
@@ -29,7 +29,7 @@ export function runSandboxedAction(
   sandbox: { runAction(options: RunActionOptions): Promise<ActionRun> },
   options: SandboxedAction,
 ): Promise<ActionRun> {
-  const routed = sandboxRouter({
+  const routed = callRouter({
     run: options.run,
     mounted: options.mounted,
     library: options.library,

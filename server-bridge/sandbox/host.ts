@@ -20,8 +20,9 @@ import {
 } from "../../shared/protocol/worker.ts";
 import { connectRemote, exposeAllowlisted, nodeEndpoint, type RemoteChannel } from "../../shared/sandbox/channel.ts";
 import { startWatchdog, type Watchdog } from "../../shared/sandbox/watchdog.ts";
+import type { CallRouter } from "../calls/router.ts";
 import { buildNodeWorker } from "./build.ts";
-import { type CallRouter, serveBatch } from "./router.ts";
+import { serveBatch } from "./serve-batch.ts";
 
 export interface NodeSandboxOptions {
   /** The built worker entry; built on demand when omitted. */
@@ -41,7 +42,7 @@ export interface RunActionOptions {
   mounted: readonly string[];
   /** Library packs the session allows, as the worker needs to know them (`library.packInfo(...)`). */
   packs?: readonly PackInfo[];
-  /** Serves the guest's calls; see router.ts (`sandboxRouter`). */
+  /** Serves the guest's calls; see calls/router.ts (`callRouter`). */
   router: CallRouter;
   limits?: LimitOverrides;
   /** Cancels the action (answers `cancelled`). */

@@ -10,6 +10,7 @@ import { InvokeCall, RespondInput } from "../../shared/protocol/server.ts";
 import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { batchTooLarge } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
+import { invokeMany } from "../runs/invoke-many.ts";
 import { authed, person, type RequestContext, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
@@ -81,7 +82,7 @@ export const appRouter = router({
       )
       .mutation(({ ctx, input }) => {
         requirePersonFor(ctx, input.actor);
-        return ctx.app.runs.authorize(ctx.userId, input);
+        return ctx.app.ui.authorize(ctx.userId, input);
       }),
     complete: authed
       .input(
@@ -92,11 +93,11 @@ export const appRouter = router({
           error: z.object({ code: ErrorCode, message: z.string().max(2000) }).optional(),
         }),
       )
-      .mutation(({ ctx, input }) => ctx.app.runs.complete(ctx.userId, input)),
+      .mutation(({ ctx, input }) => ctx.app.ui.complete(ctx.userId, input)),
     /** After `authorize` allowed a `ui_run_workflow` call: starts its job from the authorised args. */
     startJob: authed
       .input(z.object({ runId: Id, callId: Id }))
-      .mutation(({ ctx, input }) => ctx.app.runs.startJob(ctx.userId, input)),
+      .mutation(({ ctx, input }) => ctx.app.ui.startJob(ctx.userId, input)),
     end: authed
       .input(z.object({ runId: Id }))
       .mutation(({ ctx, input }) => ctx.app.runs.end(ctx.userId, input.runId, "ended")),
@@ -138,7 +139,9 @@ export const appRouter = router({
             message: batchTooLarge(ctx.app.config, input.calls.length),
           });
         }
-        yield* ctx.app.runs.invokeMany(ctx.userId, input);
+        yield* invokeMany(ctx.app.runs, ctx.userId, input, (capability, err) =>
+          ctx.app.log("error", `capability ${capability} threw`, err),
+        );
       }),
   }),
   approvals: router({

@@ -3,9 +3,9 @@
  * asserts the contained outcome and that the host then serves the next action.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import { defaultLibrary } from "../../server-bridge/packs/index.ts";
 import { NodeSandboxHost } from "../../server-bridge/sandbox/host.ts";
-import type { CallRouter, GuestCall } from "../../server-bridge/sandbox/router.ts";
 import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import { headlessGate } from "../../shared/gate/headless.ts";

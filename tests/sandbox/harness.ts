@@ -4,8 +4,9 @@
  * The thread (watchdog, termination) is exercised through NodeSandboxHost in tests/hostile.
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
+import { type CallRouter, callRouter } from "../../server-bridge/calls/router.ts";
 import { defaultLibrary } from "../../server-bridge/packs/index.ts";
-import { type CallRouter, sandboxRouter, serveBatch } from "../../server-bridge/sandbox/router.ts";
+import { serveBatch } from "../../server-bridge/sandbox/serve-batch.ts";
 import { findSpec, MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
@@ -130,5 +131,5 @@ export function memoryRun(options: { gate: Gate; impls?: Record<string, Capabili
 
 /** A router over a memory run with every module mounted and every first-party pack allowed. */
 export function memoryRouter(run: CapabilityRun<unknown>, mounted: readonly string[] = MODULE_NAMES): CallRouter {
-  return sandboxRouter({ run, mounted, library: defaultLibrary() });
+  return callRouter({ run, mounted, library: defaultLibrary() });
 }

@@ -1,6 +1,6 @@
 /** The sandbox host in-process (real QuickJS, no thread): the action contract, helpers and limits. */
 import { afterAll, describe, expect, it } from "vitest";
-import type { CallRouter, GuestCall } from "../../server-bridge/sandbox/router.ts";
+import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import { headlessGate } from "../../shared/gate/headless.ts";
 import { inProcessSandbox, memoryRouter, memoryRun } from "./harness.ts";
