@@ -14,6 +14,7 @@ import { JobEngine } from "./engine/jobs.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
 import { sendError, sendJson } from "./http/respond.ts";
+import { attachSockets, type SocketServer } from "./http/sockets.ts";
 import { handleTrpc } from "./http/trpc.ts";
 import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
 import { defaultLibrary } from "./packs/index.ts";
@@ -83,6 +84,8 @@ export function createServices(
 export interface AppHandle {
   app: AppServices;
   server: Server;
+  /** The page's data plane: tRPC over WebSockets on `/trpc`. */
+  sockets: SocketServer;
   url: string;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -101,6 +104,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
       else res.destroy();
     });
   });
+  const sockets = attachSockets(app, server, () => hosts);
   server.headersTimeout = 30_000;
   server.requestTimeout = 0; // event streams and held calls are bounded by their own timers
   await new Promise<void>((resolve, reject) => {
@@ -117,6 +121,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     closed = true;
     clearInterval(renew);
     await mcp.close();
+    await sockets.close();
     app.runs.endAll();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -124,7 +129,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     app.audit.flush();
     app.store.dispose();
   };
-  return { app, server, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
+  return { app, server, sockets, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
 }
 
 async function route(

@@ -33,6 +33,10 @@ export interface ServerConfig {
   httpMaxRedirects: number;
   /** The gate's mode for MCP sessions (`MCP_MODE`; `npm run mcp -- --mode` overrides it for stdio). */
   mcpMode: Mode;
+  /** Serve tRPC over WebSockets on `/trpc` (`WEBSOCKETS=false` refuses upgrades: pages fall back to HTTP). */
+  webSockets: boolean;
+  /** A socket quiet this long is pinged, and closed if nothing comes back within 10 s. */
+  wsPingMs: number;
 }
 
 function bool(value: string | undefined, name: string): boolean {
@@ -92,6 +96,8 @@ export function configFromEnv(
     httpMaxResponseBytes: int(env.HTTP_MAX_RESPONSE_BYTES, 10 * 1024 * 1024, "HTTP_MAX_RESPONSE_BYTES"),
     httpMaxRedirects: int(env.HTTP_MAX_REDIRECTS, 5, "HTTP_MAX_REDIRECTS"),
     mcpMode: mode(env.MCP_MODE, "MCP_MODE"),
+    webSockets: env.WEBSOCKETS === undefined || env.WEBSOCKETS === "" ? true : bool(env.WEBSOCKETS, "WEBSOCKETS"),
+    wsPingMs: int(env.WS_PING_MS, 30_000, "WS_PING_MS"),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

@@ -9,7 +9,21 @@ export const COOKIE_NAME = "nt_login";
 const LOGIN_TTL_MS = 30 * 24 * 3600_000;
 
 export class Logins {
+  readonly #ended = new Set<(loginId: string) => void>();
+
   constructor(private readonly store: Store) {}
+
+  /** Signs a browser out: the login stops working at once, and listeners close what it holds open. */
+  end(loginId: string): void {
+    this.store.sql("DELETE FROM logins WHERE id = ?").run(loginId);
+    for (const listener of this.#ended) listener(loginId);
+  }
+
+  /** Told of every login that `end` ended (the socket server closes that login's sockets). */
+  onEnded(listener: (loginId: string) => void): () => void {
+    this.#ended.add(listener);
+    return () => this.#ended.delete(listener);
+  }
 
   create(userId: string): string {
     const id = randomBytes(32).toString("base64url");

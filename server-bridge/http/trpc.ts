@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppServices } from "../app-services.ts";
+import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";
@@ -85,6 +86,7 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
       userId: caller.userId,
       via: caller.via,
       sameOrigin: caller.via === "cookie" && isSameOrigin(req),
+      loginId: caller.via === "cookie" ? readCookie(req.headers.cookie, COOKIE_NAME) : undefined,
     }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);

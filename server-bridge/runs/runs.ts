@@ -135,7 +135,11 @@ export class Runs {
     if (!row || row.user_id !== userId) {
       throw new CodedError({ code: "unauthorized", message: `Run "${runId}" does not exist or is not yours.` });
     }
-    if (row.status !== "running") return { runId, status: row.status };
+    if (row.status !== "running") {
+      // Settled already (by another process, after this one's lease lapsed): what still waits here stops.
+      if (live) this.#drop(live, row.status);
+      return { runId, status: row.status };
+    }
     this.store.tx(() => {
       this.store
         .sql(
@@ -144,14 +148,17 @@ export class Runs {
         .run(reason, Date.now(), reason, runId);
       this.store.sql("DELETE FROM shared_results WHERE run_id = ?").run(runId);
     });
-    if (live) {
-      clearTimeout(live.timer);
-      live.controller.abort(reason);
-      this.#live.delete(runId);
-      this.bus.publish(live.sessionId, { type: "run_ended", run_id: runId, reason });
-    }
+    if (live) this.#drop(live, reason);
     this.approvals.cancelForRun(runId);
     return { runId, status: reason };
+  }
+
+  /** Forgets a live run: its waits abort, and its session hears that it ended. */
+  #drop(live: LiveRun, reason: string): void {
+    clearTimeout(live.timer);
+    live.controller.abort(reason);
+    this.#live.delete(live.id);
+    this.bus.publish(live.sessionId, { type: "run_ended", run_id: live.id, reason });
   }
 
   /** The live run, if it is this user's and still running in this process. */

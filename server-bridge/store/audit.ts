@@ -30,6 +30,9 @@ export class AuditLog {
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
+    // A call that finished after shutdown closed the store has nowhere to be written; a throw from
+    // this timer would crash the process on its way out.
+    if (!this.store.db.open) return;
     this.store.tx(() => {
       for (const record of batch) this.#insert.run(record);
     });

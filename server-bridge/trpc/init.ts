@@ -14,6 +14,15 @@ export interface RequestContext {
   /** How the caller authenticated. Only a cookie session on a same-origin request is "the person". */
   via: "cookie" | "bearer" | "none";
   sameOrigin: boolean;
+  /** The browser login behind a cookie request (what signing out ends). */
+  loginId?: string | undefined;
+  /** The page's socket, when the request came over one (http/sockets.ts); absent over HTTP. */
+  socket?: SocketState | undefined;
+}
+
+/** What a socket's procedures share: the calls it has in flight (bounded by the batch cap). */
+export interface SocketState {
+  inFlight: number;
 }
 
 const INTERNAL = "The server failed on this request; nothing more is known. Retry once, then try another way.";
@@ -44,6 +53,7 @@ function codeFor(code: TRPCError["code"]): ErrorCode {
     case "PARSE_ERROR":
     case "PAYLOAD_TOO_LARGE":
     case "UNSUPPORTED_MEDIA_TYPE":
+    case "TOO_MANY_REQUESTS":
       return "invalid_call";
     default:
       return "capability_failed";
@@ -63,12 +73,36 @@ const coded = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** Any authenticated caller: a bearer token or a cookie session. */
-export const authed = t.procedure.use(coded).use(({ ctx, next }) => {
-  if (!ctx.userId)
-    throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
-  return next({ ctx: { ...ctx, userId: ctx.userId } });
+/**
+ * Over a socket, a connection holds at most the batch cap of calls in flight: one more is refused with
+ * a coded error, and the connection stays usable. Subscriptions are not calls.
+ */
+const bounded = t.middleware(async ({ ctx, type, next }) => {
+  const socket = ctx.socket;
+  if (!socket || type === "subscription") return next();
+  if (socket.inFlight >= ctx.app.config.maxBatchSize) {
+    throw new TRPCError({
+      code: "TOO_MANY_REQUESTS",
+      message: `This connection already has ${ctx.app.config.maxBatchSize} calls in flight; wait for some to answer.`,
+    });
+  }
+  socket.inFlight++;
+  try {
+    return await next();
+  } finally {
+    socket.inFlight--;
+  }
 });
+
+/** Any authenticated caller: a bearer token or a cookie session. */
+export const authed = t.procedure
+  .use(coded)
+  .use(bounded)
+  .use(({ ctx, next }) => {
+    if (!ctx.userId)
+      throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
+    return next({ ctx: { ...ctx, userId: ctx.userId } });
+  });
 
 /** The person's acts (answer approvals, change mode, revoke): cookie session and same origin only. */
 export const person = authed.use(({ ctx, next }) => {

@@ -1,6 +1,6 @@
 /** The page <-> server API (DESIGN.md section 8): sessions, runs, approvals, the catalog. */
 
-import { TRPCError } from "@trpc/server";
+import { TRPCError, tracked } from "@trpc/server";
 import { z } from "zod";
 import { describeModules } from "../../shared/capabilities/catalog.ts";
 import { MODES } from "../../shared/capabilities/types.ts";
@@ -27,9 +27,20 @@ function requirePersonFor(ctx: RequestContext, actor: "agent" | "user" | undefin
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
 export const appRouter = router({
+  auth: router({
+    /** Signs this browser out: its login ends, and every socket it holds is closed. */
+    signOut: person.mutation(({ ctx }) => {
+      if (ctx.loginId) ctx.app.logins.end(ctx.loginId);
+      return { signedOut: true };
+    }),
+  }),
   config: router({
     /** Limits the page applies to actions it runs in its worker. */
-    get: authed.query(({ ctx }) => ({ actionTimeoutMs: ctx.app.config.actionTimeoutMs })),
+    get: authed.query(({ ctx }) => ({
+      actionTimeoutMs: ctx.app.config.actionTimeoutMs,
+      /** The largest message (or HTTP body) the server takes: the page splits its batches below it. */
+      maxMessageBytes: ctx.app.config.maxBodyBytes,
+    })),
   }),
   session: router({
     create: authed
@@ -50,21 +61,28 @@ export const appRouter = router({
       .mutation(({ ctx, input }) => ({
         allowed: ctx.app.sessions.revoke(ctx.userId, input.sessionId, input.capability),
       })),
-    events: authed.input(z.object({ sessionId: Id })).subscription(async function* ({ ctx, input, signal }) {
-      ctx.app.sessions.require(ctx.userId, input.sessionId);
-      const stop = signal ?? new AbortController().signal;
-      // Listen first, then replay what is pending, so nothing falls between the two.
-      const live = ctx.app.bus.subscribe(input.sessionId, stop);
-      const replayed = new Set<string>();
-      for (const approval of ctx.app.approvals.pending(input.sessionId)) {
-        replayed.add(approval.approval_id);
-        yield { type: "approval_requested", approval } satisfies SessionEvent;
-      }
-      for await (const event of live) {
-        if (event.type === "approval_requested" && replayed.has(event.approval.approval_id)) continue;
-        yield event;
-      }
-    }),
+    /**
+     * The session's events, each `tracked()` with its id: a resubscription naming the last id it saw
+     * (`lastEventId`, which tRPC's clients send by themselves) is first replayed what it missed.
+     */
+    events: authed
+      .input(z.object({ sessionId: Id, lastEventId: z.string().max(100).nullish() }))
+      .subscription(async function* ({ ctx, input, signal }) {
+        ctx.app.sessions.require(ctx.userId, input.sessionId);
+        const stop = signal ?? new AbortController().signal;
+        // Listen first, then replay what is pending, so nothing falls between the two.
+        const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId);
+        const now = ctx.app.bus.lastId();
+        const replayed = new Set<string>();
+        for (const approval of ctx.app.approvals.pending(input.sessionId)) {
+          replayed.add(approval.approval_id);
+          yield tracked(now, { type: "approval_requested", approval } satisfies SessionEvent);
+        }
+        for await (const { id, event } of live) {
+          if (event.type === "approval_requested" && replayed.has(event.approval.approval_id)) continue;
+          yield tracked(id, event);
+        }
+      }),
   }),
   run: router({
     start: authed.input(z.object({ sessionId: Id, editor: z.boolean().optional() })).mutation(({ ctx, input }) => ({
@@ -82,7 +100,8 @@ export const appRouter = router({
       )
       .mutation(({ ctx, input }) => {
         requirePersonFor(ctx, input.actor);
-        return ctx.app.ui.authorize(ctx.userId, input);
+        // On the page's socket a waiting call answers when it settles; over HTTP it is held, then pending.
+        return ctx.app.ui.authorize(ctx.userId, input, { hold: !ctx.socket });
       }),
     complete: authed
       .input(
@@ -117,7 +136,7 @@ export const appRouter = router({
       )
       .mutation(({ ctx, input }) => {
         requirePersonFor(ctx, input.actor);
-        return ctx.app.runs.invoke(ctx.userId, { ...input, args: input.args as unknown[] });
+        return ctx.app.runs.invoke(ctx.userId, input, { hold: !ctx.socket });
       }),
     /**
      * The calls of one worker batch in one procedure: each runs exactly as `invoke`, and answers stream

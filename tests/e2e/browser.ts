@@ -10,6 +10,12 @@ import type { ServerConfig } from "../../server-bridge/config.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * The page's transport under test: the WebSocket (default), or the HTTP fallback with the server
+ * refusing every upgrade (`E2E_TRANSPORT=http`; `npm test` runs the e2e suite both ways).
+ */
+export const E2E_TRANSPORT: "websocket" | "http" = process.env.E2E_TRANSPORT === "http" ? "http" : "websocket";
 export const WEB_DIR = join(import.meta.dirname, "..", "..", "dist", "web");
 
 /** Debian's Chromium, headless, in a fresh profile, with nothing reaching beyond loopback. */
@@ -40,7 +46,7 @@ export interface BrowserFixture {
 }
 
 export async function openApp(overrides: Partial<ServerConfig> = {}): Promise<BrowserFixture> {
-  const server = await startTestServer({ webDir: WEB_DIR, ...overrides });
+  const server = await startTestServer({ webDir: WEB_DIR, webSockets: E2E_TRANSPORT === "websocket", ...overrides });
   const profile = mkdtempSync(join(tmpdir(), "nt-chromium-"));
   const context = await launchChromium(profile);
   const problems: string[] = [];
@@ -67,5 +73,33 @@ export async function openApp(overrides: Partial<ServerConfig> = {}): Promise<Br
       await server[Symbol.asyncDispose]();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Holds the page's `run.start` calls on the network until `until` settles (over the page's socket by
+ * proxying it, over HTTP by routing the request); the page is reloaded so its socket is the proxied
+ * one. Returns what stops the holding.
+ */
+export async function holdRunStart(page: Page, until: Promise<void>): Promise<() => Promise<void>> {
+  if (E2E_TRANSPORT === "http") {
+    await page.route("**/trpc/run.start**", async (route) => {
+      await until;
+      await route.continue();
+    });
+    return () => page.unroute("**/trpc/run.start**");
+  }
+  let holding = true;
+  await page.routeWebSocket(/\/trpc/, (socket) => {
+    const server = socket.connectToServer();
+    socket.onMessage(async (message) => {
+      if (holding && typeof message === "string" && message.includes('"run.start"')) await until;
+      server.send(message);
+    });
+    server.onMessage((message) => socket.send(message));
+  });
+  await page.reload();
+  return async () => {
+    holding = false;
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openApp } from "./browser.ts";
+import { E2E_TRANSPORT, holdRunStart, openApp } from "./browser.ts";
 import { finished, result, runAction } from "./panel.ts";
 
 describe("actions in the page's Web Worker", () => {
@@ -29,10 +29,7 @@ describe("actions in the page's Web Worker", () => {
     // Hold the run's start on the network until Cancel has been pressed.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/trpc/run.start**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const unhold = await holdRunStart(page, held);
     await runAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nawait workflows.create("never made");`,
@@ -43,7 +40,7 @@ describe("actions in the page's Web Worker", () => {
     expect(text).toContain("cancelled");
     expect(text).toContain("before it started");
     expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
-    await page.unroute("**/trpc/run.start**");
+    await unhold();
     await runAction(page, 'export default "next";');
     expect(await finished(page)).toContain("next");
   });
@@ -66,30 +63,60 @@ describe("actions in the page's Web Worker", () => {
     });
   });
 
-  it("sends the calls of one tick as one HTTP request and streams their results", async () => {
-    await using app = await openApp({ holdMs: 300 });
-    const { page } = app;
-    const posts: { url: string; body: string }[] = [];
-    page.on("request", (request) => {
-      // Only the action's own calls (the editor's list of workflows also uses run.invoke).
-      const body = request.postData() ?? "";
-      if (request.method() === "POST" && request.url().includes("/trpc/run.invoke") && body.includes('"limit":1}')) {
-        posts.push({ url: request.url(), body });
-      }
-    });
-    await runAction(
-      page,
-      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+  it.runIf(E2E_TRANSPORT === "websocket")(
+    "sends the calls of one tick as one socket message, each its own run.invoke, and settles them all",
+    async () => {
+      await using app = await openApp();
+      const { page } = app;
+      const frames: string[] = [];
+      // The page's socket opened before this listener: reload so the listener sees it from the start.
+      page.on("websocket", (socket) =>
+        socket.on("framesent", ({ payload }) => {
+          if (typeof payload === "string" && payload.includes('"limit":1}')) frames.push(payload);
+        }),
+      );
+      await page.reload();
+      await runAction(
+        page,
+        `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 const lists = await Promise.all(Array.from({ length: 20 }, () => workflows.list({ limit: 1 })));
 export default lists.length;`,
-    );
-    expect(await finished(page)).toContain("20");
-    expect(posts, posts.map((p) => p.url.slice(0, 200)).join("\n")).toHaveLength(1);
-    // One procedure carrying the twenty calls, each with its own callId.
-    expect(posts[0]?.url.split("/trpc/")[1]?.split("?")[0]).toBe("run.invokeMany");
-    const sent = JSON.parse(posts[0]?.body ?? "{}") as Record<string, { calls: { callId: string }[] }>;
-    expect(new Set(sent[0]?.calls.map((c) => c.callId)).size).toBe(20);
-  });
+      );
+      expect(await finished(page)).toContain("20");
+      expect(frames).toHaveLength(1);
+      const sent = JSON.parse(frames[0] ?? "[]") as { params: { path: string; input: { callId: string } } }[];
+      expect(sent.map((m) => m.params.path)).toEqual(Array(20).fill("run.invoke"));
+      expect(new Set(sent.map((m) => m.params.input.callId)).size).toBe(20);
+    },
+  );
+
+  it.runIf(E2E_TRANSPORT === "http")(
+    "sends the calls of one tick as one HTTP request and streams their results",
+    async () => {
+      await using app = await openApp({ holdMs: 300 });
+      const { page } = app;
+      const posts: { url: string; body: string }[] = [];
+      page.on("request", (request) => {
+        // Only the action's own calls (the editor's list of workflows also uses run.invoke).
+        const body = request.postData() ?? "";
+        if (request.method() === "POST" && request.url().includes("/trpc/run.invoke") && body.includes('"limit":1}')) {
+          posts.push({ url: request.url(), body });
+        }
+      });
+      await runAction(
+        page,
+        `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const lists = await Promise.all(Array.from({ length: 20 }, () => workflows.list({ limit: 1 })));
+export default lists.length;`,
+      );
+      expect(await finished(page)).toContain("20");
+      expect(posts, posts.map((p) => p.url.slice(0, 200)).join("\n")).toHaveLength(1);
+      // One procedure carrying the twenty calls, each with its own callId.
+      expect(posts[0]?.url.split("/trpc/")[1]?.split("?")[0]).toBe("run.invokeMany");
+      const sent = JSON.parse(posts[0]?.body ?? "{}") as Record<string, { calls: { callId: string }[] }>;
+      expect(new Set(sent[0]?.calls.map((c) => c.callId)).size).toBe(20);
+    },
+  );
 
   it("serves the worker script with a CSP that forbids network access: a fetch from the worker fails", async () => {
     await using app = await openApp();

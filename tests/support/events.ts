@@ -22,8 +22,9 @@ export async function watchEvents(client: Client, sessionId: string): Promise<Ev
     { sessionId },
     {
       onStarted: () => opened(),
-      onData: (event) => {
-        events.push(event as SessionEvent);
+      // Each event is tracked(): `{id, data}`.
+      onData: ({ data }) => {
+        events.push(data as SessionEvent);
         for (const wake of waiters) wake();
       },
     },

@@ -2,6 +2,7 @@
 import { useMemo } from "react";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import { api } from "./api.ts";
+import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
 import { EditorController } from "./editor/controller.ts";
 import { EditorPane } from "./editor/EditorPane.tsx";
 import { EditorStore } from "./editor/store.ts";
@@ -59,7 +60,9 @@ export function App() {
             ))}
           </select>
         </label>
+        <SignOutButton />
       </header>
+      <ConnectionStatus />
       {error ? (
         <p role="alert" className="banner">
           {error}{" "}

@@ -1,37 +1,135 @@
 /**
- * The page's tRPC client, typed from the server's router (type import only). Three links: the event
- * stream over SSE (cookie-authenticated; EventSource cannot send headers), control calls and single
- * capability calls (`run.invoke`: a lone guest call, alone in its request, answered as plain JSON without
- * the stream's framing) on their own unbatched link, and everything else batched and streamed so one slow
- * call holds back no other (a worker batch of several calls is one streamed `run.invokeMany`).
+ * The page's tRPC client, typed from the server's router (type import only), over one WebSocket per
+ * page (DESIGN.md section 8): calls, approvals, mode changes and the event subscription all ride it.
+ * When the server refuses or cannot complete the upgrade, the page falls back to HTTP `/trpc` by
+ * itself (and says so, `transportState`): the event stream over SSE, control calls and lone
+ * capability calls on an unbatched link, and everything else batched and streamed (a worker batch of
+ * several calls is one streamed `run.invokeMany`, which only HTTP carries). After a drop the socket
+ * reconnects with backoff and the subscription resumes from its last event id; calls that were in
+ * flight are sent again by `resend` with their same callId.
  */
 import {
   createTRPCClient,
+  createWSClient,
   httpBatchStreamLink,
   httpLink,
   httpSubscriptionLink,
   splitLink,
   TRPCClientError,
+  type TRPCLink,
+  wsLink,
 } from "@trpc/client";
+import { observable, type Unsubscribable } from "@trpc/server/observable";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+
+export type TransportState =
+  | { kind: "connecting" }
+  | { kind: "websocket"; connected: boolean }
+  | { kind: "http"; reason: string };
+
+/** How long the first upgrade may take before the page uses HTTP instead. */
+const FIRST_CONNECT_MS = 5_000;
+
+let state: TransportState = { kind: "connecting" };
+const listeners = new Set<(state: TransportState) => void>();
+
+function setState(next: TransportState): void {
+  state = next;
+  for (const listener of listeners) listener(next);
+}
+
+export function transportState(): TransportState {
+  return state;
+}
+
+export function onTransportState(listener: (state: TransportState) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const socket = createWSClient({
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/trpc`,
+  keepAlive: { enabled: true, intervalMs: 10_000, pongTimeoutMs: 5_000 },
+  retryDelayMs: (attempt) => (attempt === 0 ? 0 : Math.min(250 * 2 ** attempt, 10_000)),
+});
+
+/** Settles once: the socket opened (WebSocket), or the first attempt failed or took too long (HTTP). */
+const decided: Promise<TransportState["kind"]> = new Promise((resolve) => {
+  let done = false;
+  const fallback = (reason: string) => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    void socket.close();
+    setState({ kind: "http", reason });
+    resolve("http");
+  };
+  const timer = setTimeout(
+    () => fallback("the server did not complete the WebSocket upgrade in time"),
+    FIRST_CONNECT_MS,
+  );
+  socket.connectionState.subscribe({
+    next(connection) {
+      if (!done) {
+        if (connection.state === "pending") {
+          done = true;
+          clearTimeout(timer);
+          setState({ kind: "websocket", connected: true });
+          resolve("websocket");
+        } else if (connection.error) fallback("the server refused the WebSocket upgrade");
+        return;
+      }
+      if (state.kind === "websocket") {
+        const connected = connection.state === "pending";
+        if (connected !== state.connected) setState({ kind: "websocket", connected });
+      }
+    },
+  });
+});
 
 const UNBATCHED = new Set(["approvals.respond", "session.setMode", "session.revoke", "run.invoke"]);
 
-export const api = createTRPCClient<AppRouter>({
-  links: [
-    splitLink({
-      condition: (op) => op.type === "subscription",
-      true: httpSubscriptionLink({ url: "/trpc" }),
-      false: splitLink({
-        condition: (op) => UNBATCHED.has(op.path),
-        true: httpLink({ url: "/trpc" }),
-        false: httpBatchStreamLink({ url: "/trpc", maxItems: 1000 }),
-      }),
-    }),
-  ],
+const overHttp: TRPCLink<AppRouter> = splitLink({
+  condition: (op) => op.type === "subscription",
+  true: httpSubscriptionLink({ url: "/trpc" }),
+  false: splitLink({
+    condition: (op) => UNBATCHED.has(op.path),
+    true: httpLink({ url: "/trpc" }),
+    false: httpBatchStreamLink({ url: "/trpc", maxItems: 1000 }),
+  }),
 });
 
+const overSocket: TRPCLink<AppRouter> = wsLink({ client: socket });
+
+/** Waits for the transport to be decided, then hands each operation to the socket or to HTTP. */
+const chosen: TRPCLink<AppRouter> = (runtime) => {
+  const viaSocket = overSocket(runtime);
+  const viaHttp = overHttp(runtime);
+  return (operation) =>
+    observable((observer) => {
+      let inner: Unsubscribable | undefined;
+      let stopped = false;
+      void decided.then((kind) => {
+        if (stopped) return;
+        // run.invokeMany streams an async generator, which tRPC's socket adapter refuses: HTTP only.
+        const link = kind === "websocket" && operation.op.path !== "run.invokeMany" ? viaSocket : viaHttp;
+        inner = link(operation).subscribe(observer);
+      });
+      return () => {
+        stopped = true;
+        inner?.unsubscribe();
+      };
+    });
+};
+
+export const api = createTRPCClient<AppRouter>({ links: [chosen] });
+
 export type Api = typeof api;
+
+/** Whether the page's calls travel over the socket (decided once, at the first connection). */
+export function overWebSocket(): Promise<boolean> {
+  return decided.then((kind) => kind === "websocket");
+}
 
 /** The HTTP status of a tRPC failure, when the server sent one. */
 export function httpStatusOf(err: unknown): number | undefined {

@@ -1,24 +1,36 @@
 /**
  * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
  * gets its own server run; its guest calls are routed here: `ui` calls to the editor (after the
- * server's gate), everything else to `run.invokeMany`: the calls the guest issued in one tick go out as
- * one procedure in one HTTP request (tRPC's batch link), and their answers stream back in groups as
- * they settle, each group handed to the worker as one settle message; a `{pending: true}` answer is sent
- * again with the same callId. A killed or crashed worker is replaced
- * and the action ends with a clear error; the panel stays usable.
+ * server's gate), everything else to the server. Over the page's socket each call is one `run.invoke`
+ * (the calls the guest issued in one tick leave together, in one message, split below the server's
+ * message cap); a call waiting on a person simply answers when it settles, and a call in flight when
+ * the socket dropped is sent again with its same callId. Over the HTTP fallback a batch is one
+ * streamed `run.invokeMany` whose answers come back in groups; a `{pending: true}` answer is sent
+ * again with the same callId. A killed or crashed worker is replaced and the action ends with a clear
+ * error; the panel stays usable.
  */
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import { AnswerGroup } from "../../shared/protocol/server.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
-import { api } from "./api.ts";
+import { api, overWebSocket } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
+import { MessageTooLargeError, resend } from "./resend.ts";
 import { SettleBatcher } from "./settle-batcher.ts";
-import { callResult, UI_MODULE, UiClient } from "./ui-client.ts";
+import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 export interface SandboxClient {
   run(code: string): Promise<{ observation: Observation; notice?: string }>;
   cancel(): void;
+}
+
+interface Setup {
+  modules: string[];
+  packs: PackInfo[];
+  timeoutMs: number;
+  maxMessageBytes: number;
+  /** Calls travel over the page's socket (else over the HTTP fallback). */
+  socket: boolean;
 }
 
 interface Current {
@@ -27,6 +39,7 @@ interface Current {
   cancelled: boolean;
   death?: string;
   settled: SettleBatcher;
+  setup: Setup;
 }
 
 /** Slack over the action's own deadline before the page stops waiting for the worker's answer. */
@@ -45,7 +58,7 @@ class BrowserSandbox implements SandboxClient {
   #current: Current | undefined;
   /** Cancel was pressed while the action was still starting (before its run reached the worker). */
   #cancelBeforeStart = false;
-  #setup: Promise<{ modules: string[]; packs: PackInfo[]; timeoutMs: number }> | undefined;
+  #setup: Promise<Setup> | undefined;
   readonly #ui: UiClient;
 
   constructor(
@@ -73,13 +86,17 @@ class BrowserSandbox implements SandboxClient {
   }
 
   #config() {
-    this.#setup ??= Promise.all([api.catalog.get.query({ sessionId: this.sessionId }), api.config.get.query()]).then(
-      ([catalog, config]) => ({
-        modules: catalog.modules.map((m) => m.name),
-        packs: catalog.packInfo as PackInfo[],
-        timeoutMs: config.actionTimeoutMs,
-      }),
-    );
+    this.#setup ??= Promise.all([
+      api.catalog.get.query({ sessionId: this.sessionId }),
+      api.config.get.query(),
+      overWebSocket(),
+    ]).then(([catalog, config, socket]) => ({
+      modules: catalog.modules.map((m) => m.name),
+      packs: catalog.packInfo as PackInfo[],
+      timeoutMs: config.actionTimeoutMs,
+      maxMessageBytes: config.maxMessageBytes,
+      socket,
+    }));
     return this.#setup;
   }
 
@@ -102,7 +119,7 @@ class BrowserSandbox implements SandboxClient {
       }
       const id = runId;
       const settled = new SettleBatcher((results) => worker.settle({ type: "settle", run_id: id, results }));
-      const current: Current = { runId, worker, cancelled: false, settled };
+      const current: Current = { runId, worker, cancelled: false, settled, setup };
       this.#current = current;
       try {
         const response = await worker.run(
@@ -143,7 +160,12 @@ class BrowserSandbox implements SandboxClient {
       };
     } finally {
       if (this.#current?.runId === runId) this.#current = undefined;
-      if (runId) void api.run.end.mutate({ runId }).catch(() => {});
+      const ended = runId;
+      if (ended)
+        void resend(
+          () => api.run.end.mutate({ runId: ended }),
+          () => true,
+        ).catch(() => {});
     }
   }
 
@@ -183,11 +205,74 @@ class BrowserSandbox implements SandboxClient {
         .catch((): WireCallResult => failedCall(call, pageFailure()))
         .then(settle);
     }
-    if (invokes.length > 0) {
-      void invokeMany(batch.run_id, invokes, isCurrent, settleAll).catch(() => {
-        settleAll(invokes.map((call) => failedCall(call, pageFailure())));
-      });
+    if (invokes.length === 0) return;
+    const sent = current.setup.socket
+      ? invokeEach(batch.run_id, invokes, isCurrent, settle, current.setup.maxMessageBytes)
+      : invokeMany(batch.run_id, invokes, isCurrent, settleAll);
+    void sent.catch(() => settleAll(invokes.map((call) => failedCall(call, pageFailure()))));
+  }
+}
+
+/** Room left in a message for the envelope around a call's arguments (ids, module, export). */
+const CALL_ENVELOPE_BYTES = 512;
+
+/**
+ * Over the socket: each call is one `run.invoke`, settled as its answer arrives. The calls of one
+ * chunk are issued in one tick, so tRPC's socket client sends them as one message; a batch larger
+ * than the server's message cap is split into chunks issued a task apart, and a single call larger
+ * than the cap is refused here instead of being sent (the server would close the socket for it).
+ */
+async function invokeEach(
+  runId: string,
+  calls: readonly WireCall[],
+  isCurrent: () => boolean,
+  settle: (result: WireCallResult) => void,
+  maxBytes: number,
+): Promise<void> {
+  const budget = Math.floor(maxBytes / 2);
+  let chunk: WireCall[] = [];
+  let bytes = 0;
+  const chunks: WireCall[][] = [chunk];
+  for (const call of calls) {
+    const size = JSON.stringify(call.args).length + CALL_ENVELOPE_BYTES;
+    if (size > budget) {
+      settle(
+        failedCall(call, {
+          code: "invalid_call",
+          message: `The arguments of ${call.export} come to ${size} bytes; a call carries at most ${budget}. Pass less (or save it as an asset and pass its id).`,
+        }),
+      );
+      continue;
     }
+    if (bytes + size > budget && chunk.length > 0) {
+      chunk = [];
+      bytes = 0;
+      chunks.push(chunk);
+    }
+    chunk.push(call);
+    bytes += size;
+  }
+  for (const [i, group] of chunks.entries()) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    for (const call of group) void invokeOne(runId, call, isCurrent).then(settle);
+  }
+}
+
+async function invokeOne(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
+  const send = () =>
+    api.run.invoke.mutate({ runId, module: call.module, export: call.export, args: call.args, callId: call.call_id });
+  for (;;) {
+    let answer: unknown;
+    try {
+      answer = await resend(send, isCurrent);
+    } catch (err) {
+      if (err instanceof MessageTooLargeError) return failedCall(call, { code: "invalid_call", message: err.message });
+      return failedCall(call, unreachable(err));
+    }
+    const read = readAnswer(answer);
+    if (!("pending" in read)) return callResult(call.call_id, read);
+    if (!isCurrent())
+      return failedCall(call, { code: "run_ended", message: "The action ended while this call waited." });
   }
 }
 

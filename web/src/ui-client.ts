@@ -16,6 +16,7 @@ import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { foldArgs } from "../../shared/sandbox/coerce.ts";
 import type { Api } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
+import { resend } from "./resend.ts";
 
 export const UI_MODULE = moduleSpecifier("ui");
 
@@ -148,14 +149,13 @@ export class UiClient {
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
         : applied(await this.#apply(spec.name, valid));
-    await this.api.run.complete
-      .mutate({
-        runId,
-        callId: call.call_id,
-        ok: outcome.ok,
-        ...(outcome.ok ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
-      })
-      .catch(() => {});
+    const report = {
+      runId,
+      callId: call.call_id,
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
+    };
+    await resend(() => this.api.run.complete.mutate(report), isCurrent).catch(() => {});
     return done(authorized.waited_ms ? { ...outcome, waited_ms: authorized.waited_ms } : outcome);
   }
 
@@ -221,7 +221,7 @@ export class UiClient {
     for (;;) {
       let answer: unknown;
       try {
-        answer = await send();
+        answer = await resend(send, isCurrent);
       } catch (err) {
         return {
           ok: false,

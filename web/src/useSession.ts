@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/gate/approvals.ts";
-import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { SessionEvent } from "../../shared/protocol/server.ts";
 import { api, httpStatusOf, messageOf } from "./api.ts";
 import { loadSessionId, saveSessionId } from "./persist.ts";
 
@@ -77,7 +77,12 @@ export function useSession() {
         const sub = api.session.events.subscribe(
           { sessionId },
           {
-            onData: (event) => setState((s) => (s.status === "ready" ? apply(s, event as SessionEvent) : s)),
+            // Each event is tracked() (`{id, data}`; tRPC resumes after the last id by itself), and
+            // parsed before use like everything the server sends.
+            onData: ({ data }) => {
+              const event = SessionEvent.safeParse(data);
+              if (event.success) setState((s) => (s.status === "ready" ? apply(s, event.data) : s));
+            },
             onError: (err) => setError(`Event stream: ${messageOf(err)}`),
           },
         );

@@ -1,0 +1,201 @@
+/**
+ * The page's data plane (DESIGN.md section 8): tRPC over one WebSocket per page, on `/trpc`, served by
+ * tRPC's own adapter over the `ws` package in `noServer` mode, so every upgrade passes our guards first:
+ *
+ * - the `Host` check (DNS rebinding), and an `Origin` that is exactly the app's own: a WebSocket is not
+ *   covered by CORS, so any page could otherwise open one to 127.0.0.1 with the user's cookies;
+ * - a browser is authenticated by its login cookie at the upgrade; a script (no cookie, no Origin or
+ *   our own) by the admin token in `connectionParams` within `AUTH_DEADLINE_MS`, else it is closed;
+ *   such sockets waiting to authenticate are capped, and so are sockets per user;
+ * - per connection: message size (the body cap; `ws` closes with 1009 past it), calls in flight (the
+ *   tRPC middleware in trpc/init.ts refuses past the batch cap, the socket stays usable), a send
+ *   buffer that may not grow without limit when the page reads slowly (the socket is closed; the page
+ *   reconnects and re-sends), and a ping timeout that closes dead connections.
+ *
+ * A closing socket never ends a run: runs outlive their sockets, and a call re-sent with its callId on
+ * the next socket joins the first attempt.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { TRPCError } from "@trpc/server";
+import { applyWSSHandler } from "@trpc/server/adapters/ws";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { ErrorCode } from "../../shared/protocol/errors.ts";
+import type { AppServices } from "../app-services.ts";
+import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
+import type { RequestContext, SocketState } from "../trpc/init.ts";
+import { appRouter } from "../trpc/router.ts";
+import { hostAllowed } from "./guard.ts";
+
+/** A script's socket must authenticate (connectionParams) within this long. */
+export const AUTH_DEADLINE_MS = 5_000;
+/** Sockets still waiting to authenticate, over all clients. */
+const MAX_UNAUTHENTICATED = 32;
+/** Open sockets per user (tabs, scripts). */
+const MAX_SOCKETS_PER_USER = 16;
+
+interface Entry {
+  state: SocketState;
+  userId: string | undefined;
+  loginId: string | undefined;
+  authTimer?: ReturnType<typeof setTimeout>;
+}
+
+export interface SocketServer {
+  /** Open sockets (all users). */
+  count(): number;
+  /** Closes the sockets of a login (sign-out) or of a user; `abrupt` drops them without a close frame. */
+  closeFor(match: { loginId?: string; userId?: string }, reason: string, abrupt?: boolean): number;
+  close(): Promise<void>;
+}
+
+export function attachSockets(app: AppServices, server: Server, hosts: () => Set<string>): SocketServer {
+  const entries = new Map<WebSocket, Entry>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: app.config.maxBodyBytes });
+  const byUser = (userId: string) => [...entries.values()].filter((e) => e.userId === userId).length;
+  const unauthenticated = () => [...entries.values()].filter((e) => e.userId === undefined).length;
+
+  const handler = applyWSSHandler({
+    wss,
+    router: appRouter,
+    maxBatchSize: app.config.maxBatchSize,
+    keepAlive: { enabled: true, pingMs: app.config.wsPingMs, pongWaitMs: Math.min(10_000, app.config.wsPingMs) },
+    createContext: ({ res: socket, info }): RequestContext => {
+      const entry = entries.get(socket);
+      if (!entry) throw new Error("a socket the upgrade did not register");
+      if (entry.userId === undefined) {
+        const token = info.connectionParams?.token;
+        const userId = typeof token === "string" ? app.credentials.verify(token, "admin") : undefined;
+        if (!userId) throw unauthorized("connectionParams.token is not a valid admin token.");
+        if (byUser(userId) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
+        entry.userId = userId;
+        clearTimeout(entry.authTimer);
+        return { app, userId, via: "bearer", sameOrigin: false, socket: entry.state };
+      }
+      return {
+        app,
+        userId: entry.userId,
+        via: "cookie",
+        sameOrigin: true,
+        socket: entry.state,
+        loginId: entry.loginId,
+      };
+    },
+    onError: ({ error, path }) => {
+      if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
+    },
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy());
+    const url = new URL(req.url ?? "/", "http://upgrade.invalid");
+    if (!app.config.webSockets)
+      return refuse(socket, 404, "invalid_call", "WebSockets are turned off here; use HTTP /trpc.");
+    if (url.pathname !== "/trpc") return refuse(socket, 404, "invalid_call", "WebSockets are served on /trpc only.");
+    if (!hostAllowed(req, hosts())) return refuse(socket, 403, "unauthorized", "This Host is not served here.");
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+      app.log("warn", "refused a WebSocket from a foreign origin", { origin });
+      return refuse(socket, 403, "unauthorized", "Cross-origin WebSockets are refused.");
+    }
+    // A browser always sends Origin; only then is its cookie the person's. A script authenticates with
+    // connectionParams (the client adds `connectionParams=1` to the URL).
+    const loginId = origin === undefined ? undefined : readCookie(req.headers.cookie, COOKIE_NAME);
+    const userId = loginId ? app.logins.userOf(loginId) : undefined;
+    if (!userId && url.searchParams.get("connectionParams") !== "1") {
+      return refuse(socket, 401, "unauthorized", "Sign in first, or send the admin token in connectionParams.");
+    }
+    if (userId && byUser(userId) >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, "unauthorized", tooManySockets());
+    if (!userId && unauthenticated() >= MAX_UNAUTHENTICATED) {
+      return refuse(socket, 503, "unauthorized", "Too many sockets are waiting to authenticate; try again shortly.");
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const entry: Entry = { state: { inFlight: 0 }, userId, loginId: userId ? loginId : undefined };
+      entries.set(ws, entry);
+      if (!userId) {
+        entry.authTimer = setTimeout(() => {
+          if (entry.userId === undefined) ws.close(4401, "not authenticated in time");
+        }, AUTH_DEADLINE_MS);
+      }
+      boundSendBuffer(ws, app.config.maxBodyBytes * 4, () =>
+        app.log("warn", "closed a socket whose reader fell behind", { userId: entry.userId }),
+      );
+      ws.once("close", () => {
+        clearTimeout(entry.authTimer);
+        entries.delete(ws);
+      });
+      wss.emit("connection", ws, req);
+    });
+  };
+  server.on("upgrade", onUpgrade);
+  const stopListening = app.logins.onEnded((loginId) => closeFor({ loginId }, "signed out"));
+
+  function closeFor(match: { loginId?: string; userId?: string }, reason: string, abrupt = false): number {
+    let closed = 0;
+    for (const [ws, entry] of entries) {
+      const hit =
+        (match.loginId !== undefined && entry.loginId === match.loginId) ||
+        (match.userId !== undefined && entry.userId === match.userId);
+      if (hit) {
+        if (abrupt) ws.terminate();
+        else ws.close(4403, reason.slice(0, 100));
+        closed++;
+      }
+    }
+    return closed;
+  }
+
+  return {
+    count: () => entries.size,
+    closeFor,
+    async close() {
+      server.off("upgrade", onUpgrade);
+      stopListening();
+      handler.broadcastReconnectNotification();
+      for (const ws of entries.keys()) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Closes a socket whose unsent data passes `limit` bytes (a reader that stopped reading), instead of
+ * buffering without bound. tRPC's adapter writes with `send`; this wraps that one method of our own
+ * socket object, the only place every outgoing frame passes.
+ */
+function boundSendBuffer(ws: WebSocket, limit: number, onOverflow: () => void): void {
+  const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
+  ws.send = ((data: unknown, ...rest: unknown[]) => {
+    if (ws.bufferedAmount > limit) {
+      onOverflow();
+      ws.terminate();
+      return;
+    }
+    send(data, ...rest);
+  }) as WebSocket["send"];
+}
+
+function unauthorized(message: string): TRPCError {
+  return new TRPCError({ code: "UNAUTHORIZED", message });
+}
+
+function tooManySockets(): string {
+  return `A user may hold at most ${MAX_SOCKETS_PER_USER} open sockets; close a tab or a script first.`;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  429: "Too Many Requests",
+  503: "Service Unavailable",
+};
+
+/** Answers an upgrade we refuse with a plain HTTP error (with its code) and closes the connection. */
+function refuse(socket: Duplex, status: number, code: ErrorCode, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
