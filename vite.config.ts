@@ -21,7 +21,9 @@ export default defineConfig({
   test: {
     root: here,
     include: ["tests/**/*.test.ts", "shared/**/*.test.ts", "worker/**/*.test.ts", "server-bridge/**/*.test.ts"],
-    globalSetup: ["tests/global-setup.ts", "tests/global-setup-web.ts"],
+    globalSetup: ["tests/global-setup.ts", "tests/global-setup-web.ts", "tests/global-setup-coverage.ts"],
+    // Every capability result is parsed with its spec's output schema (server-bridge/capabilities/output-check.ts).
+    env: { CHECK_CAPABILITY_OUTPUTS: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -60,7 +60,7 @@ export function assetView(row: AssetRow) {
     content_type: row.content_type,
     kind: row.kind,
     size: row.size,
-    ...(row.width !== null ? { width: row.width, height: row.height } : {}),
+    ...(row.width !== null && row.height !== null ? { width: row.width, height: row.height } : {}),
     url: `/assets/${row.id}`,
     created_at: new Date(row.created_at).toISOString(),
   };

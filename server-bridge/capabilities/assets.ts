@@ -82,17 +82,16 @@ export default [
   implement(getAsset, async (run, args) => {
     const assets = assetsOf(run);
     const row = assets.require(run.context.user_id, args.asset_id);
-    const out: Record<string, unknown> = assetView(row);
-    if (row.kind === "text" || args.include_bytes) {
-      const bytes = assets.read(row);
-      if (row.kind === "text") {
-        const text = decodeText(bytes, row.content_type);
-        out.content = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
-        if (text.length > MAX_TEXT_CHARS) out.content_truncated = true;
-      }
-      if (args.include_bytes) out.bytes = bytes;
-    }
-    return out;
+    const view = assetView(row);
+    if (row.kind !== "text" && !args.include_bytes) return view;
+    const bytes = assets.read(row);
+    const text = row.kind === "text" ? decodeText(bytes, row.content_type) : undefined;
+    return {
+      ...view,
+      ...(text === undefined ? {} : { content: text.slice(0, MAX_TEXT_CHARS) }),
+      ...(text !== undefined && text.length > MAX_TEXT_CHARS ? { content_truncated: true as const } : {}),
+      ...(args.include_bytes ? { bytes } : {}),
+    };
   }),
 
   implement(saveAsset, async (run, args) => {

@@ -141,7 +141,8 @@ export default [
         chunk_index: r.chunk_index,
         snippet: r.snippet,
         text: r.text,
-        metadata: JSON.parse(r.metadata) as unknown,
+        // Written by index_documents from metadata its spec checked: scalars by key.
+        metadata: JSON.parse(r.metadata) as Record<string, string | number | boolean | null>,
         // bm25 is lower-is-better; tiny on small corpora (its idf floors near 0), so never rounded.
         score: Number((-r.rank).toPrecision(6)),
       })),

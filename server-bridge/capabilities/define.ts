@@ -28,9 +28,10 @@ export interface Implemented {
   readonly impl: (run: ServerRun, args: never) => Promise<unknown>;
 }
 
-export function implement<TInput extends z.ZodType>(
-  spec: CapabilitySpec<TInput>,
-  impl: (run: ServerRun, args: z.output<TInput>) => Promise<unknown>,
+/** The implementation's result is typed by the spec's `output` (its input side: host values, no defaults applied). */
+export function implement<TInput extends z.ZodType, TOutput extends z.ZodType>(
+  spec: CapabilitySpec<TInput, TOutput>,
+  impl: (run: ServerRun, args: z.output<TInput>) => Promise<z.input<TOutput>>,
 ): Implemented {
   return { spec: spec as unknown as AnySpec, impl: impl as Implemented["impl"] };
 }

@@ -1,4 +1,5 @@
 /** Implementations of the `nodes` namespace: node-type metadata, and one node run on its own. */
+import type { z } from "zod";
 import { getNodeInfo, listNodes, runNode, searchNodes } from "../../shared/capabilities/specs/nodes.specs.ts";
 import { closestNames } from "../../shared/capabilities/table.ts";
 import { searchNodeTypes } from "../../shared/graph/catalog-search.ts";
@@ -42,7 +43,8 @@ export default [
       const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
       throw failed(`There is no node type "${args.node_type}".${hint} nodes.list() lists them.`);
     }
-    return { ...type, family: familyOf(type.id) };
+    // The catalog's arrays are readonly; the output schema's type is the same shape, mutable.
+    return { ...type, family: familyOf(type.id) } as z.input<typeof getNodeInfo.output>;
   }),
   implement(runNode, async (run, args) => ({
     node_type: args.node_type,

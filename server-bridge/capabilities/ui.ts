@@ -36,7 +36,8 @@ import { failed } from "./errors.ts";
 
 const ATTEMPTS = 3;
 
-async function onStored(run: ServerRun, op: DocumentOp, args: Record<string, unknown>): Promise<unknown> {
+/** `T`: the spec's output; the shared operation's value has that shape (the ladder's output check holds it to it). */
+async function onStored<T>(run: ServerRun, op: DocumentOp, args: Record<string, unknown>): Promise<T> {
   const workflowId = typeof args.workflow_id === "string" ? args.workflow_id : undefined;
   if (!workflowId) {
     throw new CodedError({
@@ -49,14 +50,14 @@ async function onStored(run: ServerRun, op: DocumentOp, args: Record<string, unk
     const current = workflows.require(run.context.user_id, workflowId);
     const result = applyOp(current.graph, op, args);
     if (!result.ok) throw failed(result.message);
-    if (result.graph === current.graph) return result.value;
+    if (result.graph === current.graph) return result.value as T;
     try {
       const saved = workflows.update(run.context.user_id, {
         workflow_id: workflowId,
         graph: result.graph,
         expected_version: current.version,
       });
-      return { ...(result.value as object), workflow_id: workflowId, version: saved.version };
+      return { ...(result.value as object), workflow_id: workflowId, version: saved.version } as T;
     } catch (err) {
       // Someone saved in between: re-apply the operation to the fresh graph, a few times at most.
       if (attempt >= ATTEMPTS) throw err;
@@ -92,5 +93,5 @@ export default [
     return runWorkflowJob(run, args);
   }),
   implement(uiSearchNodes, async (_run, args) => ({ nodes: searchNodeTypes(args.query, args.limit) })),
-  implement(listRenderers, async () => ({ renderers: RENDERERS })),
+  implement(listRenderers, async () => ({ renderers: [...RENDERERS] })),
 ];

@@ -3,6 +3,7 @@
  * against the operator's policy. Here: the body going out, and the response shaped for a model
  * (text, parsed JSON or bytes, by `response_type`).
  */
+import type { JsonValue } from "../../shared/capabilities/outputs.ts";
 import { httpRequest } from "../../shared/capabilities/specs/web.specs.ts";
 import { decodeText, isJsonType, isTextType } from "../assets/media-types.ts";
 import { fetchOutbound } from "../web/outbound.ts";
@@ -38,7 +39,7 @@ export default [
       policy,
     );
     const type = response.headers["content-type"] ?? "";
-    const out: Record<string, unknown> = {
+    const out = {
       status: response.status,
       status_text: response.statusText,
       ok: response.status >= 200 && response.status < 300,
@@ -54,13 +55,13 @@ export default [
     if (kind === "json") {
       const text = decodeText(response.body, type);
       try {
-        return { ...out, body_type: "json", json: JSON.parse(text) as unknown };
+        return { ...out, body_type: "json" as const, json: JSON.parse(text) as JsonValue };
       } catch {
         // Not JSON after all (or cut off): the text is still worth reading.
-        return { ...out, body_type: "text", text };
+        return { ...out, body_type: "text" as const, text };
       }
     }
-    if (kind === "text") return { ...out, body_type: "text", text: decodeText(response.body, type) };
-    return { ...out, body_type: "bytes", bytes: response.body };
+    if (kind === "text") return { ...out, body_type: "text" as const, text: decodeText(response.body, type) };
+    return { ...out, body_type: "bytes" as const, bytes: response.body };
   }),
 ];

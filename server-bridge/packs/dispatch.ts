@@ -4,6 +4,7 @@
  * object, the object valid for the export's schema; then the pure function runs. No run context, no
  * gate: packs touch nothing but their arguments. Errors name the module and export.
  */
+import { z } from "zod";
 import { MODULE_NAMES, PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import { type AnySpec, defineSpec, type InvokeResult } from "../../shared/capabilities/types.ts";
 import { issuesOf, safeMessage } from "../../shared/gate/invoke.ts";
@@ -56,6 +57,8 @@ export function createLibrary(manifests: readonly PackManifest[]): LibraryDispat
         method: impl.name,
         description: impl.description,
         input: impl.input,
+        // A pack is not a capability: its results are plain data of its own and are not checked.
+        output: z.unknown(),
         category: "read",
         ...(impl.positional ? { positional: impl.positional } : {}),
       });

@@ -14,6 +14,7 @@ import { CodedError, failure } from "../../shared/protocol/errors.ts";
 import type { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { type CallRouter, callRouter, serveCall } from "../calls/router.ts";
 import type { ServerServices } from "../capabilities/define.ts";
+import { OUTPUT_CHECK } from "../capabilities/output-check.ts";
 import { loadNamespace } from "../capabilities/registry.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import type { AuditLog } from "../store/audit.ts";
@@ -100,6 +101,7 @@ export class Runs {
       loadImpl: (spec) => loadImpl(spec),
       audit: (record) => this.audit.write(userId, record),
       logError: this.logError,
+      ...(OUTPUT_CHECK ? { outputCheck: OUTPUT_CHECK } : {}),
     });
     const mounted = JSON.parse(session.modules) as string[];
     const packs = JSON.parse(session.packs) as string[];

@@ -10,6 +10,7 @@ import { type Authorization, safeMessage } from "../../shared/gate/invoke.ts";
 import { type ErrorCode, failure, isCodedError } from "../../shared/protocol/errors.ts";
 import type { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
+import { OUTPUT_CHECK } from "../capabilities/output-check.ts";
 import { engineOf } from "../engine/jobs.ts";
 import { startWorkflowJob, type WorkflowRunArgs } from "../engine/run-workflow.ts";
 import type { AuditLog } from "../store/audit.ts";
@@ -100,6 +101,9 @@ export class UiCalls {
       return refusal("invalid_call", `No authorised call "${input.callId}" is waiting for completion in this run.`);
     }
     live.authorized.delete(input.callId);
+    // ok means the result matched its output schema: the page checks what it made (web/src/ui-client.ts),
+    // and a ui_run_workflow's answer is a jobs.wait the server checked.
+    if (input.ok) OUTPUT_CHECK?.passed?.(authorization.capability);
     this.audit.write(userId, {
       actor: authorization.actor,
       run_id: live.id,

@@ -1,9 +1,9 @@
 /**
  * The catalog of mounted modules as clients see it (the page's `catalog.get`, MCP's
  * `nodetool://capabilities`): each module with its exports, wire name, method, description, category,
- * positional names and the input JSON Schema derived from the spec. One builder, so both agree.
+ * positional names and the input and output JSON Schemas derived from the spec. One builder, so both agree.
  */
-import { findModule, inputJsonSchema, moduleSpecifier } from "./table.ts";
+import { findModule, inputJsonSchema, moduleSpecifier, outputJsonSchema } from "./table.ts";
 import type { Category } from "./types.ts";
 
 export interface ExportDescription {
@@ -13,6 +13,7 @@ export interface ExportDescription {
   category: Category;
   positional: readonly string[];
   input_schema: unknown;
+  output_schema: unknown;
 }
 
 export interface ModuleDescription {
@@ -38,6 +39,7 @@ export function describeModules(names: readonly string[]): ModuleDescription[] {
           category: spec.category,
           positional: spec.positional ?? [],
           input_schema: inputJsonSchema(spec),
+          output_schema: outputJsonSchema(spec),
         })),
       },
     ];

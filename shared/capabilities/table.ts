@@ -64,14 +64,28 @@ export function namespaceOf(specifier: string): string | undefined {
   return specifier.startsWith(CAPABILITY_PREFIX) ? specifier.slice(CAPABILITY_PREFIX.length) : undefined;
 }
 
-const schemaCache = new WeakMap<AnySpec, unknown>();
+const inputCache = new WeakMap<AnySpec, unknown>();
+const outputCache = new WeakMap<AnySpec, unknown>();
 
 /** JSON Schema of a spec's input, derived from its zod schema (never written by hand). */
 export function inputJsonSchema(spec: AnySpec): unknown {
-  let schema = schemaCache.get(spec);
+  let schema = inputCache.get(spec);
   if (schema === undefined) {
     schema = z.toJSONSchema(spec.input, { io: "input", unrepresentable: "any" });
-    schemaCache.set(spec, schema);
+    inputCache.set(spec, schema);
+  }
+  return schema;
+}
+
+/**
+ * JSON Schema of a spec's result, derived from its `output`. It describes the result as JSON carries
+ * it: bytes and assets in their wire form, with their TypeScript names under `x-typescript`.
+ */
+export function outputJsonSchema(spec: AnySpec): unknown {
+  let schema = outputCache.get(spec);
+  if (schema === undefined) {
+    schema = z.toJSONSchema(spec.output, { io: "output", unrepresentable: "any" });
+    outputCache.set(spec, schema);
   }
   return schema;
 }

@@ -14,20 +14,26 @@ export type Mode = (typeof MODES)[number];
 /** Run dependencies a capability may need; a run without one answers `capability_unavailable`. */
 export type RunNeed = "client" | "providers";
 
-export interface CapabilitySpec<TInput extends z.ZodType = z.ZodType> {
+export interface CapabilitySpec<TInput extends z.ZodType = z.ZodType, TOutput extends z.ZodType = z.ZodType> {
   /** Wire name, snake_case: `list_workflows`. */
   readonly name: string;
   /** Short name on the namespace object: `workflows.list`. */
   readonly method: string;
   readonly description: string;
   readonly input: TInput;
+  /**
+   * What the implementation returns, as the host sees it (bytes as `Uint8Array`, assets as `AssetRef`).
+   * Strict objects only, so a key the schema does not name fails; `z.unknown()` only where the value
+   * is the user's own JSON. Tests parse every real result with it (the ladder's output check).
+   */
+  readonly output: TOutput;
   readonly category: Category;
   readonly userMessage?: (args: z.output<TInput>) => string;
   readonly positional?: readonly string[];
   readonly needs?: readonly RunNeed[];
 }
 
-export type AnySpec = CapabilitySpec<z.ZodType>;
+export type AnySpec = CapabilitySpec<z.ZodType, z.ZodType>;
 
 /** A namespace: its name and its specs, in declaration order. */
 export interface ModuleSpecs {
@@ -43,6 +49,8 @@ export type InvokeResult =
   | { ok: true; value: unknown; waited_ms?: number }
   | { ok: false; error: FailurePayload; waited_ms?: number };
 
-export function defineSpec<TInput extends z.ZodType>(spec: CapabilitySpec<TInput>): CapabilitySpec<TInput> {
+export function defineSpec<TInput extends z.ZodType, TOutput extends z.ZodType>(
+  spec: CapabilitySpec<TInput, TOutput>,
+): CapabilitySpec<TInput, TOutput> {
   return Object.freeze({ ...spec });
 }

@@ -73,6 +73,12 @@ export interface RunHost<TServices> {
   audit(record: AuditRecord): void;
   /** Full detail of an unexpected implementation error, for the host's log only. */
   logError?(capability: string, err: unknown): void;
+  /**
+   * Parse every result with its spec's `output` (the test setup turns this on): a result that does not
+   * match fails the call with `capability_failed` naming the differences; `passed` hears each
+   * capability whose result matched.
+   */
+  outputCheck?: { passed?(capability: string): void };
 }
 
 export function createRun<TServices>(host: RunHost<TServices>): CapabilityRun<TServices> {
@@ -235,8 +241,18 @@ async function ladder<TServices>(
   }
   try {
     const impl = await host.loadImpl(spec);
-    const value = await impl(run, args as never);
-    return finish({ ok: true, value: value === undefined ? null : value });
+    const value = (await impl(run, args as never)) ?? null;
+    if (host.outputCheck) {
+      const checked = spec.output.safeParse(value);
+      if (!checked.success) {
+        const issues = issuesOf(checked.error);
+        return fail("capability_failed", `${name} returned a result its output schema refuses: ${issues.join("; ")}`, {
+          issues,
+        });
+      }
+      host.outputCheck.passed?.(name);
+    }
+    return finish({ ok: true, value });
   } catch (err) {
     if (isCodedError(err)) return finish({ ok: false, error: { ...err.payload, capability: name } });
     host.logError?.(name, err);

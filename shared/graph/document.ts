@@ -6,29 +6,44 @@ import { z } from "zod";
 
 const Id = z.string().min(1).max(200);
 
-export const GraphNode = z.object({
-  id: Id,
-  type: z.string().min(1).max(200),
-  data: z.record(z.string(), z.unknown()).default({}),
-  position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
-  title: z.string().max(500).optional(),
-});
+export const GraphNode = z
+  .object({
+    id: Id,
+    type: z.string().min(1).max(200),
+    data: z.record(z.string(), z.unknown()).default({}),
+    position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
+    title: z.string().max(500).optional(),
+  })
+  .meta({ id: "GraphNodeInput" });
 export type GraphNode = z.infer<typeof GraphNode>;
 
-export const GraphEdge = z.object({
-  id: Id,
-  source: Id,
-  sourceHandle: z.string().max(200),
-  target: Id,
-  targetHandle: z.string().max(200),
-});
+export const GraphEdge = z
+  .object({
+    id: Id,
+    source: Id,
+    sourceHandle: z.string().max(200),
+    target: Id,
+    targetHandle: z.string().max(200),
+  })
+  .meta({ id: "GraphEdgeInput" });
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
-export const Graph = z.object({
-  nodes: z.array(GraphNode).max(10_000).default([]),
-  edges: z.array(GraphEdge).max(50_000).default([]),
-});
+export const Graph = z
+  .object({
+    nodes: z.array(GraphNode).max(10_000).default([]),
+    edges: z.array(GraphEdge).max(50_000).default([]),
+  })
+  .meta({ id: "GraphInput", description: "A workflow graph: nodes, and edges from output handles to input handles" });
 export type Graph = z.infer<typeof Graph>;
+
+/** A graph as results give it: the same shapes, strict (a stored graph was parsed with `Graph`). */
+export const GraphNodeOut = GraphNode.extend({ position: GraphNode.shape.position.unwrap().strict() })
+  .strict()
+  .meta({ id: "GraphNode" });
+export const GraphEdgeOut = GraphEdge.strict().meta({ id: "GraphEdge" });
+export const GraphOut = z
+  .strictObject({ nodes: z.array(GraphNodeOut), edges: z.array(GraphEdgeOut) })
+  .meta({ id: "Graph", description: "A workflow graph: nodes, and edges from output handles to input handles" });
 
 export interface Workflow {
   id: string;

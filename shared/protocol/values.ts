@@ -211,12 +211,37 @@ export function fromJsonText(text: string, path = "value"): unknown {
   return fromWire(JSON.parse(text), path);
 }
 
+/**
+ * The JSON Schema keyword naming the TypeScript type of a host value JSON Schema cannot express: the
+ * JSON Schemas of bytes and assets show their wire form and name the guest's type here, which the
+ * declaration printer (shared/declarations) prints.
+ */
+export const TS_TYPE = "x-typescript";
+
+export const BYTES_SCHEMA = {
+  [TS_TYPE]: "Uint8Array",
+  type: "object",
+  properties: { [BYTES_KEY]: { type: "string" } },
+  required: [BYTES_KEY],
+  additionalProperties: false,
+  description: "Bytes: a Uint8Array in an action, {$bytes: base64} in JSON",
+} as const;
+
+export const ASSET_SCHEMA = {
+  [TS_TYPE]: "AssetRef",
+  type: "object",
+  properties: { [ASSET_KEY]: { type: "string" } },
+  required: [ASSET_KEY],
+  additionalProperties: false,
+  description: 'An asset reference: an AssetRef (.id) in an action, {$asset: "<id>"} in JSON',
+} as const;
+
 /** Bytes in a capability's arguments: a `Uint8Array` once decoded (an action passes one as it is). */
-export const BytesArg = z.instanceof(Uint8Array).describe("Bytes: a Uint8Array in an action, {$bytes: base64} in JSON");
+export const BytesArg = z.instanceof(Uint8Array).meta(BYTES_SCHEMA);
 
 /** An asset by id: the id text, or the `AssetRef` another call returned; parses to the id. */
 export const AssetIdArg = z
-  .union([z.string().min(1).max(200), z.instanceof(AssetRef)])
+  .union([z.string().min(1).max(200), z.instanceof(AssetRef).meta(ASSET_SCHEMA)])
   .transform((value) => (typeof value === "string" ? value : value.id))
   .describe('The asset: its id, or the reference another call returned ({$asset: "<id>"} in JSON)');
 

@@ -79,6 +79,32 @@ export default "done";`,
     ]);
   });
 
+  it("opens a stored workflow and switches tabs on an action's request (steering tools the page serves)", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const created = (await server.script.run.invoke.mutate({
+      runId,
+      module: "@nodetool-ai/sandbox-nodetool/workflows",
+      export: "create",
+      args: ["Steered"],
+    })) as { value: { id: string } };
+    await page.getByLabel("Mode").selectOption("auto");
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+const opened = await ui.openWorkflow(${JSON.stringify(created.value.id)});
+const tab = await ui.switchTab("panel");
+export default { opened, tab };`,
+    );
+    const text = await finished(page);
+    expect(text).toContain(`"workflow_id": "${created.value.id}"`);
+    expect(text).toContain('"name": "Steered"');
+    expect(text).toContain('"tab": "panel"');
+    await page.getByText("Steered · version 1").waitFor();
+  });
+
   it("answers capability_unavailable when no workflow is open, and plan mode blocks edits", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -74,6 +74,59 @@ describe("the ui namespace on the server", () => {
     expect(await call("renderers", [])).toMatchObject({ ok: true });
   });
 
+  it("without an editor, data, move, edge deletion, copy and paste act on the stored workflow too", async () => {
+    await using server = await startTestServer();
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const call = (exp: string, args: unknown[]) =>
+      server.script.run.invoke.mutate({ runId, module: UI, export: exp, args });
+    const graph = {
+      nodes: [
+        { id: "a", type: "constant.string", data: { value: "hi" }, position: { x: 0, y: 0 } },
+        { id: "b", type: "text.length", data: {}, position: { x: 200, y: 0 } },
+      ],
+      edges: [{ id: "e1", source: "a", sourceHandle: "output", target: "b", targetHandle: "text" }],
+    };
+    const created = (await server.script.run.invoke.mutate({
+      runId,
+      module: WORKFLOWS,
+      export: "create",
+      args: [{ name: "edit me", graph }],
+    })) as { value: { id: string } };
+    const workflow_id = created.value.id;
+
+    expect(await call("updateNodeData", ["a", { workflow_id, data: { value: "ho" } }])).toEqual({
+      ok: true,
+      value: { node_id: "a", data: { value: "ho" }, workflow_id, version: 2 },
+    });
+    expect(await call("moveNode", [{ workflow_id, node_id: "b", x: 300, y: 40 }])).toEqual({
+      ok: true,
+      value: { node_id: "b", position: { x: 300, y: 40 }, workflow_id, version: 3 },
+    });
+    const copied = (await call("copy", [{ workflow_id, node_ids: ["a", "b"] }])) as {
+      ok: true;
+      value: { nodes: { id: string; data: unknown }[]; edges: { id: string }[] };
+    };
+    expect(copied.value.nodes.map((n) => [n.id, n.data])).toEqual([
+      ["a", { value: "ho" }],
+      ["b", {}],
+    ]);
+    expect(copied.value.edges.map((e) => e.id)).toEqual(["e1"]);
+    expect(await call("paste", [{ workflow_id, fragment: copied.value }])).toEqual({
+      ok: true,
+      value: { node_ids: ["a_2", "b_2"], edge_ids: ["e1_2"], workflow_id, version: 4 },
+    });
+    expect(await call("deleteEdge", ["e1", { workflow_id }])).toEqual({
+      ok: true,
+      value: { deleted: "e1", workflow_id, version: 5 },
+    });
+    const after = (await call("getGraph", [{ workflow_id }])) as {
+      value: { nodes: { id: string; position: unknown }[]; edges: { id: string }[] };
+    };
+    expect(after.value.edges.map((e) => e.id)).toEqual(["e1_2"]);
+    expect(after.value.nodes.find((n) => n.id === "b_2")?.position).toEqual({ x: 340, y: 80 });
+  });
+
   it("with an editor, run.authorize runs the gate (same prompt, allow-set, audit) and run.complete records the outcome", async () => {
     await using server = await startTestServer();
     const browser = await server.browser();

@@ -83,6 +83,7 @@ describe("foldArgs on its own", () => {
       description: "test-only spec, not in the table",
       category: "write",
       input: z.object({ count: z.number().optional(), title: z.string(), note: z.string() }),
+      output: z.null(),
     });
     expect(foldArgs(local, ["Hello"])).toEqual({ ok: true, args: { title: "Hello" } });
   });

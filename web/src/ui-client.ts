@@ -6,7 +6,8 @@
  * the open one goes to the server's fallback on the stored workflow instead.
  */
 import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
-import type { Authorization } from "../../shared/gate/invoke.ts";
+import type { AnySpec } from "../../shared/capabilities/types.ts";
+import { type Authorization, issuesOf } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import { isDocumentOp } from "../../shared/graph/ops.ts";
 import { failure } from "../../shared/protocol/errors.ts";
@@ -56,6 +57,21 @@ function authorizedArgs(value: unknown): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The page's own `ui` results held to the spec's `output`, as the server's are in tests: always on here,
+ * since these values are small and few. A mismatch is a bug of ours and is reported as one.
+ */
+function checkOutput(spec: AnySpec, answer: Answer): Answer {
+  if (!answer.ok) return answer;
+  const checked = spec.output.safeParse(answer.value);
+  if (checked.success) return answer;
+  const issues = issuesOf(checked.error).join("; ");
+  return {
+    ok: false,
+    error: failure("capability_failed", `${spec.name} made a result its output schema refuses: ${issues}`),
+  };
 }
 
 export class UiClient {
@@ -148,7 +164,8 @@ export class UiClient {
     const outcome =
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
-        : applied(await this.#apply(spec.name, valid));
+        : // A job's answer comes from the server (checked there); what the page made itself is checked here.
+          applied(checkOutput(spec, await this.#apply(spec.name, valid)));
     const report = {
       runId,
       callId: call.call_id,

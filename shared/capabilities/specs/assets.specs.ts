@@ -1,7 +1,24 @@
 /** Specs of the `assets` namespace (files the user keeps: images, text, data; per user): data only. */
 import { z } from "zod";
 import { AssetIdArg, BytesArg } from "../../protocol/values.ts";
+import { AssetRefOut, BytesOut, DeletedOut, IsoTime } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
+
+/** An asset's metadata: what list, save and get give. */
+const Asset = z
+  .strictObject({
+    id: z.string(),
+    asset: AssetRefOut,
+    name: z.string(),
+    content_type: z.string(),
+    kind: z.enum(["image", "text", "binary"]),
+    size: z.number().int().describe("Bytes"),
+    width: z.number().int().optional().describe("Images only"),
+    height: z.number().int().optional().describe("Images only"),
+    url: z.string().describe("Where the signed-in user's browser can open it"),
+    created_at: IsoTime,
+  })
+  .meta({ id: "Asset", description: "An asset's metadata" });
 
 /** A media type such as `image/png` or `text/plain; charset=utf-8`. */
 const ContentType = z
@@ -21,6 +38,10 @@ export const listAssets = defineSpec({
     content_type: z.string().max(100).optional().describe("Only assets whose type starts with this, e.g. image/"),
     query: z.string().max(200).optional().describe("Only assets whose name contains this text"),
   }),
+  output: z.strictObject({
+    assets: z.array(Asset),
+    count: z.number().int().describe("All matching assets, not just this page"),
+  }),
 });
 
 export const getAsset = defineSpec({
@@ -33,6 +54,12 @@ export const getAsset = defineSpec({
   input: z.object({
     asset_id: AssetIdArg,
     include_bytes: z.boolean().default(false).describe("Also return the content as bytes"),
+  }),
+  output: z.strictObject({
+    ...Asset.shape,
+    content: z.string().optional().describe("The text of a text asset"),
+    content_truncated: z.literal(true).optional(),
+    bytes: BytesOut.optional().describe("With include_bytes"),
   }),
 });
 
@@ -49,6 +76,7 @@ export const saveAsset = defineSpec({
     content_type: ContentType.optional(),
   }),
   userMessage: (args) => `Save asset "${args.name}"${args.content_type ? ` (${args.content_type})` : ""}`,
+  output: Asset,
 });
 
 export const deleteAsset = defineSpec({
@@ -59,6 +87,7 @@ export const deleteAsset = defineSpec({
   positional: ["asset_id"],
   input: z.object({ asset_id: AssetIdArg }),
   userMessage: (args) => `Delete asset ${args.asset_id}`,
+  output: DeletedOut,
 });
 
 export const assetsModule: ModuleSpecs = {

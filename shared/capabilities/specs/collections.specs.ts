@@ -1,5 +1,6 @@
 /** Specs of the `collections` namespace (searchable document sets, per user): data only. */
 import { z } from "zod";
+import { IsoTime } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
 
 const CollectionRef = z.string().min(1).max(200).describe("The collection's name (or id)");
@@ -12,12 +13,19 @@ const MetaKey = z
   .max(64)
   .regex(/^[A-Za-z0-9_]+$/, "use letters, digits and _ in metadata keys");
 
+const Collection = z.strictObject({ id: z.string(), name: z.string(), description: z.string(), created_at: IsoTime });
+
 export const listCollections = defineSpec({
   name: "list_collections",
   method: "list",
   description: "List the user's collections: id, name, description, document and chunk counts.",
   category: "read",
   input: z.object({}),
+  output: z.strictObject({
+    collections: z.array(
+      z.strictObject({ ...Collection.shape, documents: z.number().int(), chunks: z.number().int() }),
+    ),
+  }),
 });
 
 export const createCollection = defineSpec({
@@ -35,6 +43,7 @@ export const createCollection = defineSpec({
     description: z.string().max(2000).default(""),
   }),
   userMessage: (args) => `Create collection "${args.name}"`,
+  output: Collection,
 });
 
 export const indexDocuments = defineSpec({
@@ -59,6 +68,11 @@ export const indexDocuments = defineSpec({
     chunk_size: z.number().int().min(100).max(10_000).default(1000),
   }),
   userMessage: (args) => `Index ${args.documents.length} document(s) into collection "${args.collection}"`,
+  output: z.strictObject({
+    collection: z.string(),
+    documents: z.array(z.strictObject({ id: z.string(), chunks: z.number().int() })),
+    chunks: z.number().int(),
+  }),
 });
 
 export const queryCollection = defineSpec({
@@ -74,6 +88,19 @@ export const queryCollection = defineSpec({
     limit: z.number().int().min(1).max(100).default(10),
     where: z.record(MetaKey, Scalar).optional().describe("Only chunks whose metadata has these exact values"),
   }),
+  output: z.strictObject({
+    collection: z.string(),
+    results: z.array(
+      z.strictObject({
+        document_id: z.string(),
+        chunk_index: z.number().int(),
+        snippet: z.string().describe("The matching words in [brackets]"),
+        text: z.string(),
+        metadata: z.record(z.string(), Scalar),
+        score: z.number().describe("Higher is better"),
+      }),
+    ),
+  }),
 });
 
 export const deleteCollection = defineSpec({
@@ -84,6 +111,7 @@ export const deleteCollection = defineSpec({
   positional: ["collection"],
   input: z.object({ collection: CollectionRef }),
   userMessage: (args) => `Delete collection "${args.collection}" and its documents`,
+  output: z.strictObject({ deleted: z.string(), id: z.string() }),
 });
 
 export const collectionsModule: ModuleSpecs = {

@@ -1,6 +1,11 @@
 /** Specs of the `memory` namespace (durable, per user): data only. */
 import { z } from "zod";
+import { DeletedOut, IsoTime } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
+
+const Memory = z
+  .strictObject({ id: z.string(), content: z.string(), tags: z.array(z.string()), created_at: IsoTime })
+  .meta({ id: "Memory", description: "A remembered item" });
 
 export const saveMemory = defineSpec({
   name: "save_memory",
@@ -13,6 +18,7 @@ export const saveMemory = defineSpec({
     tags: z.array(z.string().min(1).max(50)).max(20).default([]),
   }),
   userMessage: (args) => `Remember: ${args.content.slice(0, 80)}`,
+  output: Memory,
 });
 
 export const listMemories = defineSpec({
@@ -24,6 +30,7 @@ export const listMemories = defineSpec({
     limit: z.number().int().min(1).max(500).default(50),
     tag: z.string().max(50).optional(),
   }),
+  output: z.strictObject({ memories: z.array(Memory) }),
 });
 
 export const searchMemories = defineSpec({
@@ -36,6 +43,9 @@ export const searchMemories = defineSpec({
     query: z.string().min(1).max(500),
     limit: z.number().int().min(1).max(100).default(10),
   }),
+  output: z.strictObject({
+    memories: z.array(z.strictObject({ ...Memory.shape, score: z.number().describe("Higher is a better match") })),
+  }),
 });
 
 export const deleteMemory = defineSpec({
@@ -46,6 +56,7 @@ export const deleteMemory = defineSpec({
   positional: ["memory_id"],
   input: z.object({ memory_id: z.string().min(1).max(200) }),
   userMessage: (args) => `Forget memory ${args.memory_id}`,
+  output: DeletedOut,
 });
 
 export const memoryModule: ModuleSpecs = {

@@ -1,7 +1,38 @@
 /** Specs of the `nodes` namespace: the node types a workflow is built from, and one node run alone. */
 import { z } from "zod";
-import { describeEffects } from "../../graph/node-types.ts";
-import { defineSpec, type ModuleSpecs } from "../types.ts";
+import { describeEffects, HANDLE_TYPES } from "../../graph/node-types.ts";
+import { JsonOut, UserJson } from "../outputs.ts";
+import { CATEGORIES, defineSpec, type ModuleSpecs } from "../types.ts";
+
+const HandleType = z.enum(HANDLE_TYPES);
+
+/** A node type in a list: what `nodes.list` and `nodes.search` give. */
+const NodeSummary = z
+  .strictObject({ id: z.string(), family: z.string(), title: z.string(), description: z.string() })
+  .meta({ id: "NodeSummary", description: "A node type in a list" });
+
+const NodeInfo = z.strictObject({
+  id: z.string(),
+  family: z.string(),
+  title: z.string(),
+  description: z.string(),
+  inputs: z.array(
+    z.strictObject({
+      name: z.string(),
+      type: HandleType,
+      description: z.string(),
+      default: JsonOut.optional(),
+      required: z.boolean().optional(),
+      handle: z.literal(false).optional().describe("false: a property set in node.data only, never connected"),
+      options: z.array(z.string()).optional(),
+      min: z.number().optional(),
+      max: z.number().optional(),
+    }),
+  ),
+  outputs: z.array(z.strictObject({ name: z.string(), type: HandleType, description: z.string() })),
+  dynamicInputs: z.strictObject({ type: HandleType, description: z.string() }).optional(),
+  effects: z.array(z.strictObject({ capability: z.string(), category: z.enum(CATEGORIES) })).optional(),
+});
 
 const NodeTypeId = z.string().min(1).max(200).describe("A node type id such as text.template");
 
@@ -11,6 +42,7 @@ export const listNodes = defineSpec({
   description: "List the node types: id, title, description. Pass family (text, math, json, list, ...) to narrow it.",
   category: "read",
   input: z.object({ family: z.string().min(1).max(100).optional() }),
+  output: z.strictObject({ nodes: z.array(NodeSummary), count: z.number().int() }),
 });
 
 export const searchNodes = defineSpec({
@@ -20,6 +52,7 @@ export const searchNodes = defineSpec({
   category: "read",
   positional: ["query"],
   input: z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(20) }),
+  output: z.strictObject({ nodes: z.array(NodeSummary) }),
 });
 
 export const getNodeInfo = defineSpec({
@@ -30,6 +63,7 @@ export const getNodeInfo = defineSpec({
   category: "read",
   positional: ["node_type"],
   input: z.object({ node_type: NodeTypeId }),
+  output: NodeInfo,
 });
 
 export const runNode = defineSpec({
@@ -44,6 +78,7 @@ export const runNode = defineSpec({
     inputs: z.record(z.string(), z.unknown()).default({}),
   }),
   userMessage: (args) => `Run node ${args.node_type} on its own. ${describeEffects([args.node_type])}`,
+  output: z.strictObject({ node_type: z.string(), outputs: z.record(z.string(), UserJson) }),
 });
 
 export const nodesModule: ModuleSpecs = {

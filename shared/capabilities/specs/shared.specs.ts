@@ -1,5 +1,6 @@
 /** Specs of the `shared` namespace: results kept for the length of one run. Data only. */
 import { z } from "zod";
+import { IsoTime, UserJson } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
 
 const Key = z.string().min(1).max(200);
@@ -10,6 +11,9 @@ export const listShared = defineSpec({
   description: "List the results shared in this run: key, size, shared_at.",
   category: "read",
   input: z.object({}),
+  output: z.strictObject({
+    results: z.array(z.strictObject({ key: z.string(), size: z.number().int(), shared_at: IsoTime })),
+  }),
 });
 
 export const readShared = defineSpec({
@@ -19,6 +23,7 @@ export const readShared = defineSpec({
   category: "read",
   positional: ["key"],
   input: z.object({ key: Key }),
+  output: z.strictObject({ key: z.string(), value: UserJson }),
 });
 
 export const shareResult = defineSpec({
@@ -28,6 +33,7 @@ export const shareResult = defineSpec({
   category: "read",
   positional: ["key"],
   input: z.object({ key: Key, value: z.unknown() }),
+  output: z.strictObject({ key: z.string(), size: z.number().int().describe("Characters of JSON kept") }),
 });
 
 export const sharedModule: ModuleSpecs = {

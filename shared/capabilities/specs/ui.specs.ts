@@ -4,9 +4,11 @@
  * stored workflow named by `workflow_id` and steering tools answer `capability_unavailable`.
  */
 import { z } from "zod";
-import { Graph, GraphEdge, GraphNode } from "../../graph/document.ts";
+import { RENDERERS } from "../../graph/catalog-search.ts";
+import { Graph, GraphEdge, GraphEdgeOut, GraphNode, GraphNodeOut } from "../../graph/document.ts";
+import { UserJson } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
-import { describeRun } from "./workflows.specs.ts";
+import { describeRun, WaitedJobOut } from "./workflows.specs.ts";
 
 const WorkflowId = z
   .string()
@@ -18,12 +20,28 @@ const NodeId = z.string().min(1).max(200);
 const Position = z.object({ x: z.number().finite(), y: z.number().finite() });
 const Data = z.record(z.string(), z.unknown());
 
+/**
+ * What an edit answers, plus where it landed when no editor was connected and the stored workflow
+ * was changed instead (the editor's own edits stay an unsaved draft, so they carry neither).
+ */
+function edited<TShape extends z.ZodRawShape>(shape: TShape) {
+  return z.strictObject({
+    ...shape,
+    workflow_id: z.string().optional().describe("The stored workflow edited (when no editor was connected)"),
+    version: z.number().int().optional().describe("Its version after the edit"),
+  });
+}
+
+const NodesAndEdges = z.strictObject({ nodes: z.array(GraphNodeOut), edges: z.array(GraphEdgeOut) });
+const NodeHit = z.strictObject({ id: z.string(), title: z.string(), description: z.string() });
+
 export const uiGetGraph = defineSpec({
   name: "ui_get_graph",
   method: "getGraph",
   description: "The nodes and edges of the open workflow (or of workflow_id).",
   category: "read",
   input: z.object({ workflow_id: WorkflowId }),
+  output: NodesAndEdges,
 });
 
 export const uiAddNode = defineSpec({
@@ -41,6 +59,7 @@ export const uiAddNode = defineSpec({
     title: z.string().max(500).optional(),
   }),
   userMessage: (args) => `Add a ${args.node_type} node${args.node_id ? ` "${args.node_id}"` : ""} to the workflow`,
+  output: edited({ node_id: z.string() }),
 });
 
 export const uiConnectNodes = defineSpec({
@@ -57,6 +76,7 @@ export const uiConnectNodes = defineSpec({
     edge_id: NodeId.optional(),
   }),
   userMessage: (args) => `Connect ${args.source}.${args.source_handle} -> ${args.target}.${args.target_handle}`,
+  output: edited({ edge_id: z.string() }),
 });
 
 export const uiUpdateNodeData = defineSpec({
@@ -67,6 +87,7 @@ export const uiUpdateNodeData = defineSpec({
   positional: ["node_id"],
   input: z.object({ workflow_id: WorkflowId, node_id: NodeId, data: Data }),
   userMessage: (args) => `Change the data of node ${args.node_id}`,
+  output: edited({ node_id: z.string(), data: z.record(z.string(), UserJson) }),
 });
 
 export const uiDeleteNode = defineSpec({
@@ -77,6 +98,7 @@ export const uiDeleteNode = defineSpec({
   positional: ["node_id"],
   input: z.object({ workflow_id: WorkflowId, node_id: NodeId }),
   userMessage: (args) => `Delete node ${args.node_id}`,
+  output: edited({ deleted: z.string(), deleted_edges: z.array(z.string()) }),
 });
 
 export const uiDeleteEdge = defineSpec({
@@ -87,6 +109,7 @@ export const uiDeleteEdge = defineSpec({
   positional: ["edge_id"],
   input: z.object({ workflow_id: WorkflowId, edge_id: NodeId }),
   userMessage: (args) => `Delete edge ${args.edge_id}`,
+  output: edited({ deleted: z.string() }),
 });
 
 export const uiMoveNode = defineSpec({
@@ -97,6 +120,7 @@ export const uiMoveNode = defineSpec({
   positional: ["node_id"],
   input: z.object({ workflow_id: WorkflowId, node_id: NodeId, x: z.number().finite(), y: z.number().finite() }),
   userMessage: (args) => `Move node ${args.node_id} to (${args.x}, ${args.y})`,
+  output: edited({ node_id: z.string(), position: z.strictObject({ x: z.number(), y: z.number() }) }),
 });
 
 export const uiSetNodeTitle = defineSpec({
@@ -107,6 +131,7 @@ export const uiSetNodeTitle = defineSpec({
   positional: ["node_id"],
   input: z.object({ workflow_id: WorkflowId, node_id: NodeId, title: z.string().max(500) }),
   userMessage: (args) => `Rename node ${args.node_id} to "${args.title}"`,
+  output: edited({ node_id: z.string(), title: z.string() }),
 });
 
 export const uiOpenWorkflow = defineSpec({
@@ -117,6 +142,7 @@ export const uiOpenWorkflow = defineSpec({
   positional: ["workflow_id"],
   needs: ["client"],
   input: z.object({ workflow_id: z.string().min(1).max(200) }),
+  output: z.strictObject({ workflow_id: z.string(), name: z.string(), version: z.number().int() }),
 });
 
 export const uiSwitchTab = defineSpec({
@@ -127,6 +153,7 @@ export const uiSwitchTab = defineSpec({
   positional: ["tab"],
   needs: ["client"],
   input: z.object({ tab: z.enum(["editor", "panel"]) }),
+  output: z.strictObject({ tab: z.enum(["editor", "panel"]) }),
 });
 
 export const uiSearchNodes = defineSpec({
@@ -136,6 +163,7 @@ export const uiSearchNodes = defineSpec({
   category: "read",
   positional: ["query"],
   input: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(100).default(20) }),
+  output: z.strictObject({ nodes: z.array(NodeHit) }),
 });
 
 export const uiCopy = defineSpec({
@@ -144,6 +172,7 @@ export const uiCopy = defineSpec({
   description: "Copy nodes (and the edges between them) as a fragment that ui.paste takes.",
   category: "read",
   input: z.object({ workflow_id: WorkflowId, node_ids: z.array(NodeId).min(1).max(1000) }),
+  output: NodesAndEdges.describe("A fragment for ui.paste"),
 });
 
 export const uiPaste = defineSpec({
@@ -157,6 +186,7 @@ export const uiPaste = defineSpec({
     offset: Position.default({ x: 40, y: 40 }),
   }),
   userMessage: (args) => `Paste ${args.fragment.nodes.length} node(s) into the workflow`,
+  output: edited({ node_ids: z.array(z.string()), edge_ids: z.array(z.string()) }),
 });
 
 export const uiRunWorkflow = defineSpec({
@@ -183,6 +213,7 @@ export const uiRunWorkflow = defineSpec({
     ),
   }),
   userMessage: (args) => describeRun("Run", args, "the workflow open in the editor"),
+  output: WaitedJobOut,
 });
 
 export const listRenderers = defineSpec({
@@ -191,6 +222,9 @@ export const listRenderers = defineSpec({
   description: "The kinds of output the page can render (name and what values it shows).",
   category: "read",
   input: z.object({}),
+  output: z.strictObject({
+    renderers: z.array(z.strictObject({ name: z.enum(RENDERERS.map((r) => r.name)), description: z.string() })),
+  }),
 });
 
 export const uiModule: ModuleSpecs = {

@@ -1,6 +1,7 @@
 /** Specs of the `web` namespace (outbound HTTP from the server): data only. */
 import { z } from "zod";
 import { BytesArg } from "../../protocol/values.ts";
+import { BytesOut, JsonOut } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
 
 /** Headers the HTTP client sets itself; a caller setting them could smuggle a second request or host. */
@@ -53,6 +54,21 @@ export const httpRequest = defineSpec({
     response_type: z.enum(["auto", "text", "json", "bytes"]).default("auto"),
   }),
   userMessage: (args) => `${args.method} ${args.url.slice(0, 200)}`,
+  output: z.strictObject({
+    status: z.number().int(),
+    status_text: z.string(),
+    ok: z.boolean().describe("status is 2xx"),
+    url: z.string().describe("The URL that answered, after redirects"),
+    redirects: z.array(z.string()),
+    headers: z.record(z.string(), z.string()).describe("Response headers, names in lower case"),
+    content_type: z.string(),
+    size: z.number().int().describe("Bytes of body read"),
+    truncated: z.boolean().describe("The body was cut off at the server's size cap"),
+    body_type: z.enum(["json", "text", "bytes"]).describe("Which of json, text or bytes holds the body"),
+    json: JsonOut.optional(),
+    text: z.string().optional(),
+    bytes: BytesOut.optional(),
+  }),
 });
 
 export const webModule: ModuleSpecs = {

@@ -1,10 +1,35 @@
 /** Specs of the `workflows` namespace: data only, no behaviour. */
 import { z } from "zod";
-import { Graph } from "../../graph/document.ts";
+import { Graph, GraphOut } from "../../graph/document.ts";
 import { describeEffects } from "../../graph/node-types.ts";
+import { DeletedOut, IsoTime } from "../outputs.ts";
 import { defineSpec, type ModuleSpecs } from "../types.ts";
+import { JobOut, JobStarted } from "./jobs.specs.ts";
 
 const WorkflowId = z.string().min(1).max(200).describe("The workflow's id");
+
+const WorkflowSummary = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.number().int(),
+    updated_at: IsoTime,
+  })
+  .meta({ id: "WorkflowSummary" });
+
+/** A stored workflow with its graph. */
+export const WorkflowOut = z
+  .strictObject({ ...WorkflowSummary.shape, graph: GraphOut, created_at: IsoTime })
+  .meta({ id: "Workflow", description: "A stored workflow with its graph" });
+
+/** A job as a run that waited answers it: `hint` says how to go on waiting when it has not settled. */
+export const WaitedJobOut = z
+  .strictObject({
+    ...JobOut.shape,
+    hint: z.string().optional().describe("Present while the job is still queued or running"),
+  })
+  .meta({ id: "WaitedJob", description: "A job as a run that waited for it answers: a Job, and a hint while it runs" });
 
 export const listWorkflows = defineSpec({
   name: "list_workflows",
@@ -16,6 +41,7 @@ export const listWorkflows = defineSpec({
     offset: z.number().int().min(0).default(0),
     query: z.string().max(200).optional().describe("Only workflows whose name contains this text"),
   }),
+  output: z.strictObject({ workflows: z.array(WorkflowSummary), count: z.number().int() }),
 });
 
 export const getWorkflow = defineSpec({
@@ -25,6 +51,7 @@ export const getWorkflow = defineSpec({
   category: "read",
   positional: ["workflow_id"],
   input: z.object({ workflow_id: WorkflowId }),
+  output: WorkflowOut,
 });
 
 export const createWorkflow = defineSpec({
@@ -39,6 +66,7 @@ export const createWorkflow = defineSpec({
     graph: Graph.default({ nodes: [], edges: [] }),
   }),
   userMessage: (args) => `Create workflow "${args.name}"`,
+  output: WorkflowOut,
 });
 
 export const updateWorkflow = defineSpec({
@@ -56,6 +84,7 @@ export const updateWorkflow = defineSpec({
     expected_version: z.number().int().min(1).optional(),
   }),
   userMessage: (args) => `Update workflow ${args.workflow_id}`,
+  output: WorkflowOut,
 });
 
 export const deleteWorkflow = defineSpec({
@@ -66,6 +95,7 @@ export const deleteWorkflow = defineSpec({
   positional: ["workflow_id"],
   input: z.object({ workflow_id: WorkflowId }),
   userMessage: (args) => `Delete workflow ${args.workflow_id}`,
+  output: DeletedOut,
 });
 
 export const validateWorkflow = defineSpec({
@@ -80,6 +110,15 @@ export const validateWorkflow = defineSpec({
     .refine((v) => v.workflow_id !== undefined || v.graph !== undefined, {
       message: "pass workflow_id or graph",
     }),
+  output: z.strictObject({
+    valid: z.boolean(),
+    problems: z.array(
+      z.strictObject({
+        kind: z.enum(["duplicate_node_id", "duplicate_edge_id", "unknown_node", "cycle"]),
+        message: z.string(),
+      }),
+    ),
+  }),
 });
 
 export const exportWorkflowDigraph = defineSpec({
@@ -89,6 +128,7 @@ export const exportWorkflowDigraph = defineSpec({
   category: "read",
   positional: ["workflow_id"],
   input: z.object({ workflow_id: WorkflowId }),
+  output: z.strictObject({ dot: z.string().describe("Graphviz DOT text") }),
 });
 
 const RunInput = {
@@ -136,6 +176,7 @@ export const runWorkflow = defineSpec({
     })
     .refine(hasGraph, needsGraph),
   userMessage: (args) => describeRun("Run", args),
+  output: WaitedJobOut,
 });
 
 export const startWorkflow = defineSpec({
@@ -147,6 +188,7 @@ export const startWorkflow = defineSpec({
   positional: ["workflow_id"],
   input: z.object(RunInput).refine(hasGraph, needsGraph),
   userMessage: (args) => describeRun("Start", args),
+  output: JobStarted,
 });
 
 export const workflowsModule: ModuleSpecs = {
