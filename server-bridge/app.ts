@@ -16,6 +16,7 @@ import { handleLogin, servePage } from "./http/pages.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { attachSockets, type SocketServer } from "./http/sockets.ts";
 import { handleTrpc } from "./http/trpc.ts";
+import { isTypesPath, serveTypes } from "./http/types.ts";
 import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
 import { defaultLibrary } from "./packs/index.ts";
 import { ApprovalBroker } from "./runs/approvals.ts";
@@ -162,6 +163,10 @@ async function route(
   }
   if (isAssetPath(url.pathname)) {
     serveAsset(app, req, res, url);
+    return;
+  }
+  if (isTypesPath(url.pathname)) {
+    serveTypes(app, req, res, url);
     return;
   }
   if (url.pathname === "/" && url.searchParams.has("token")) {

@@ -9,7 +9,9 @@ import { ErrorCode, FailurePayload } from "../protocol/errors.ts";
 import { ASSET_SCHEMA, AssetRef, BYTES_SCHEMA, TS_TYPE } from "../protocol/values.ts";
 
 // Any Uint8Array (z.instanceof would type it as one over an ArrayBuffer only, refusing a Buffer's type).
-export const BytesOut = z.custom<Uint8Array>((value) => value instanceof Uint8Array, "expected a Uint8Array").meta(BYTES_SCHEMA);
+export const BytesOut = z
+  .custom<Uint8Array>((value) => value instanceof Uint8Array, "expected a Uint8Array")
+  .meta(BYTES_SCHEMA);
 
 export const AssetRefOut = z.instanceof(AssetRef).meta(ASSET_SCHEMA);
 

@@ -30,6 +30,11 @@ function shapeOf(spec: AnySpec): Shape {
   return shape;
 }
 
+/** The names a call may pass positionally, in order: the spec's `positional`, or its first required string. */
+export function positionalOf(spec: AnySpec): readonly string[] {
+  return shapeOf(spec).positional;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);

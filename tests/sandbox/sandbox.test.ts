@@ -163,6 +163,39 @@ describe("guest helpers", () => {
     expect(result.found[0]?.name).toBe("create_workflow");
     expect(result.found[0]?.signature).toMatch(/^workflows\.create\(\{ name: string/);
   });
+
+  it("describe() answers declarations of a module, one capability, the globals and this action's contract", async () => {
+    const { observation } = await sandbox.run(
+      `const failed = (name) => { try { describe(name); return "no error"; } catch (e) { return { name: e.name, code: e.code, suggestions: e.suggestions, message: e.message }; } };
+export default {
+  index: describe(), module: describe("memory"), one: describe("workflows.list"), wire: describe("list_workflows"),
+  globals: describe("globals"), contract: describe("contract"), unknown: failed("workflows.lst"), unmounted: failed("jobs"),
+};`,
+      { mounted: ["workflows", "memory"], limits: { timeout_ms: 12_000, max_calls: 7 } },
+    );
+    expect(observation.ok).toBe(true);
+    const result = observation.result as Record<string, string> & Record<"unknown" | "unmounted", unknown>;
+    expect(result.index).toContain('describe("workflows.list")');
+    expect(result.index).toContain("memory: Durable memory");
+    expect(result.module).toContain('declare module "@nodetool-ai/sandbox-nodetool/memory"');
+    expect(result.module).toContain("export function save_memory(content: string");
+    expect(result.module).toMatch(/export const memory: \{[\s\S]*save: typeof save_memory;/);
+    expect(result.one).toContain(
+      "export function list_workflows(args?: ListWorkflowsArgs): Promise<ListWorkflowsResult>;",
+    );
+    expect(result.one).toContain("workflows: WorkflowSummary[];");
+    expect(result.one).not.toContain("get_workflow");
+    expect(result.wire).toBe(result.one);
+    expect(result.globals).toContain("declare function batch<");
+    expect(result.globals).toContain('readonly memory: typeof import("@nodetool-ai/sandbox-nodetool/memory").memory;');
+    expect(result.globals).not.toContain("sandbox-nodetool/jobs");
+    expect(result.contract).toContain("12 s of run time");
+    expect(result.contract).toContain("at most 7 capability calls");
+    expect(result.contract).toContain("blocked_in_plan_mode: plan mode runs reads only");
+    expect(result.unknown).toMatchObject({ name: "CapabilityError", code: "unknown_capability" });
+    expect((result.unknown as { suggestions: string[] }).suggestions).toContain("workflows.list");
+    expect(result.unmounted).toMatchObject({ code: "unknown_capability" });
+  });
 });
 
 describe("limits inside the VM", () => {

@@ -1,14 +1,28 @@
-// capabilities() and searchTools(query, max?) over the catalog of what this session mounted. Plain
+// capabilities(), searchTools(query, max?) and describe(name?) over what this session mounted. Plain
 // guest code, nothing dispatched. Neither this module nor the catalog text is loaded at action start:
-// setup evaluates this module on the first call (host `load`), and the catalog comes from the host
-// on first use (most actions never ask, and compiling and parsing both on every start would cost more
-// than the rest of the setup).
+// setup evaluates this module on the first call (host `load`), and the catalog and the declarations
+// come from the host on first use (most actions never ask, and compiling and parsing both on every
+// start would cost more than the rest of the setup).
+import { parseJson } from "nodetool:bridge";
+import { CapabilityError } from "nodetool:errors";
 
 let loadCatalog = () => [];
 let catalog;
+let loadTypes = () => '{"ok":false,"error":{"code":"capability_unavailable","message":"describe is not available"}}';
 
 export function setCatalogSource(fn) {
-  loadCatalog = () => JSON.parse(fn());
+  loadCatalog = () => parseJson(fn());
+}
+
+export function setTypesSource(fn) {
+  loadTypes = fn;
+}
+
+/** TypeScript declarations of a module, a capability, the globals or the contract (see describe()). */
+export function describe(name) {
+  const answer = parseJson(loadTypes(name === undefined || name === null ? undefined : String(name)));
+  if (answer.ok) return answer.text;
+  throw new CapabilityError(answer.error);
 }
 
 function rows() {

@@ -20,6 +20,7 @@ function helper(name) {
       if (!helpers) {
         helpers = host.load("helpers");
         helpers.setCatalogSource(host.catalog);
+        helpers.setTypesSource(host.types);
       }
       return helpers[name](...args);
     },
@@ -49,6 +50,7 @@ Object.defineProperties(globalThis, {
   openWorkflow: hidden(async (...args) => (await import("nodetool:graph-model")).openWorkflow(...args)),
   capabilities: hidden(helper("capabilities")),
   searchTools: hidden(helper("searchTools")),
+  describe: hidden(helper("describe")),
   CapabilityError: hidden(CapabilityError),
 });
 

@@ -9,6 +9,7 @@
  * host functions and hooks installed at preparation reach the action only through that binding.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { describeName } from "../../shared/declarations/describe.ts";
 import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
 import type { ImportScope } from "../../shared/sandbox/imports.ts";
 import type { CallBridge } from "./bridge.ts";
@@ -43,12 +44,14 @@ export class PreparedRuntime {
   readonly prepareMs: number;
   readonly module: QuickJSWASMModule;
   #binding: ActionBinding | undefined;
+  #limits: Limits;
   #disposed = false;
 
   /** Creates the runtime and context and evaluates setup. Throws if setup fails (a host fault). */
   constructor(module: QuickJSWASMModule, limits: Limits, sliceWatch?: SliceWatch) {
     const started = performance.now();
     this.module = module;
+    this.#limits = limits;
     this.runtime = module.newRuntime();
     try {
       this.#applyLimits(limits);
@@ -78,6 +81,7 @@ export class PreparedRuntime {
   bind(binding: ActionBinding, limits: Limits): void {
     if (this.#binding || this.#disposed) throw new Error("a prepared runtime serves exactly one action");
     this.#binding = binding;
+    this.#limits = limits;
     this.#applyLimits(limits);
   }
 
@@ -100,7 +104,8 @@ export class PreparedRuntime {
   }
 
   /**
-   * The host object the setup module takes off the global: `call`, `log`, `catalog`, and `load(name)`,
+   * The host object the setup module takes off the global: `call`, `log`, `catalog`, `types(name)` (what
+   * the guest's `describe` answers, made only when asked), and `load(name)`,
    * which evaluates one of the sandbox's own modules now and returns its namespace (the synchronous
    * helpers are compiled on first use this way, not on every action start).
    */
@@ -124,6 +129,11 @@ export class PreparedRuntime {
       const { scope } = bound();
       return ctx.newString(JSON.stringify(catalog(scope.mounted, scope.packs)));
     });
+    const types = ctx.newFunction("types", (nameH) => {
+      const { scope } = bound();
+      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : undefined;
+      return ctx.newString(JSON.stringify(describeName(name, { ...scope, limits: this.#limits })));
+    });
     const load = ctx.newFunction("load", (nameH) => {
       const name = text(nameH, "");
       const source = bound().resolver.load(`${INTERNAL_PREFIX}${name}`);
@@ -143,9 +153,10 @@ export class PreparedRuntime {
     ctx.setProp(host, "call", call);
     ctx.setProp(host, "log", log);
     ctx.setProp(host, "catalog", catalogFn);
+    ctx.setProp(host, "types", types);
     ctx.setProp(host, "load", load);
     ctx.setProp(ctx.global, "__nodetool_host", host);
-    for (const fn of [call, log, catalogFn, load]) fn.dispose();
+    for (const fn of [call, log, catalogFn, types, load]) fn.dispose();
   }
 }
 

@@ -1,0 +1,62 @@
+/**
+ * `GET /types/<module>.d.ts` and `GET /types/index.d.ts`: the TypeScript declarations actions are
+ * checked against (shared/declarations), for editors and scripts. One block per capability module or
+ * library pack; the index is the globals and every module and pack in one file. Authenticated like the
+ * API (`/trpc`): the login cookie from our own origin, or a bearer token. The text depends only on this
+ * server's specs.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
+import { declarationBundle, moduleDeclaration, packDeclaration } from "../../shared/declarations/modules.ts";
+import type { AppServices } from "../app-services.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import { identify, isForeign } from "./guard.ts";
+import { BASE_HEADERS, sendError } from "./respond.ts";
+
+const TYPES_PATH = /^\/types\/([a-z][a-z0-9_]*)\.d\.ts$/;
+
+export function isTypesPath(pathname: string): boolean {
+  return pathname.startsWith("/types/");
+}
+
+/** The declaration text a name serves, or undefined. */
+export function typesText(name: string): string | undefined {
+  const library = defaultLibrary();
+  const packs = library.packInfo([...library.names]);
+  if (name === "index") return declarationBundle(MODULE_NAMES, packs);
+  if (MODULE_NAMES.includes(name)) return moduleDeclaration(name);
+  const pack = packs.find((p) => p.name === name);
+  return pack ? packDeclaration(pack) : undefined;
+}
+
+export function serveTypes(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const caller = identify(app, req, "admin");
+  if (!caller.userId) {
+    sendError(
+      res,
+      401,
+      "unauthorized",
+      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <admin token>.",
+      { "WWW-Authenticate": 'Bearer realm="nodetool"' },
+    );
+    return;
+  }
+  if (caller.via === "cookie" && isForeign(req)) {
+    sendError(res, 403, "unauthorized", "Cross-origin requests are refused.");
+    return;
+  }
+  const name = TYPES_PATH.exec(url.pathname)?.[1];
+  const text = name === undefined ? undefined : typesText(name);
+  if (text === undefined) {
+    const library = defaultLibrary();
+    const known = ["index", ...MODULE_NAMES, ...library.names].map((n) => `/types/${n}.d.ts`).join(", ");
+    sendError(res, 404, "unknown_module", `There are no declarations at ${url.pathname}. There are: ${known}.`);
+    return;
+  }
+  res.writeHead(200, {
+    ...BASE_HEADERS,
+    "Content-Type": "application/typescript; charset=utf-8",
+    "Cache-Control": "private, no-cache",
+  });
+  res.end(req.method === "HEAD" ? undefined : text);
+}
