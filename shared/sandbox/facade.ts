@@ -4,7 +4,8 @@
  *
  * A capability facade exports every wire name as an `async` function that forwards
  * `(moduleKey, wireName, args)` to the private bridge module, plus a frozen namespace object named
- * after the module with the short method names (`workflows.list`), which is also the default export.
+ * after the module with the short method names (`workflows.list`), which is also the default export;
+ * reading a method it lacks throws `unknown_export` (the bridge's `guard`).
  * Pack facades have the same shape over a pack's export names. Only generated facades (and the
  * sandbox's own setup modules) may import the bridge; the loader enforces that.
  */
@@ -55,7 +56,7 @@ function facade(specifier: string, namespace: string, entries: readonly { wire: 
   // `bind` (worker/guest/bridge.js) makes each export: this source is compiled on every action that
   // imports the module, so it stays a few tokens per export.
   const lines = [
-    `import { bind } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `import { bind, guard } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
     `const M = ${JSON.stringify(specifier)};`,
   ];
   for (const { wire } of entries) {
@@ -65,7 +66,10 @@ function facade(specifier: string, namespace: string, entries: readonly { wire: 
   const members = entries.map(({ wire, method }) => `${JSON.stringify(method)}: ${wire}`).join(", ");
   const shadowed = entries.some((e) => e.wire === namespace);
   const local = shadowed ? "__namespace" : namespace;
-  lines.push(`${shadowed ? "" : "export "}const ${local} = Object.freeze({ ${members} });`, `export default ${local};`);
+  lines.push(
+    `${shadowed ? "" : "export "}const ${local} = guard(M, Object.freeze({ ${members} }));`,
+    `export default ${local};`,
+  );
   return lines.join("\n");
 }
 
@@ -114,7 +118,7 @@ export function nodetoolShimSource(mounted: readonly string[]): string {
     if (module) table[name] = [moduleSpecifier(name), module.specs.map((s) => [s.method, s.name])];
   }
   source = [
-    `import { bind, parseJson } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `import { bind, guard, parseJson } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
     `const TABLE = ${JSON.stringify(JSON.stringify(table))};`,
     "let table;",
     "const shim = {};",
@@ -126,7 +130,7 @@ export function nodetoolShimSource(mounted: readonly string[]): string {
     "      const [specifier, methods] = table[name];",
     "      built = {};",
     "      for (const [method, wire] of methods) built[method] = bind(specifier, wire);",
-    "      Object.freeze(built);",
+    "      built = guard(specifier, Object.freeze(built));",
     "    }",
     "    return built;",
     "  } });",

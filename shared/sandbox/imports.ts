@@ -64,6 +64,28 @@ function refusal(specifier: string, scope: ImportScope): FailurePayload {
   });
 }
 
+/**
+ * A namespace object's member that does not exist (`workflows.lst`): `unknown_export`, naming the
+ * module, the name and the closest methods. The facades' namespace objects throw it (worker/guest/bridge.js).
+ */
+export function unknownMethod(specifier: string, name: string, scope: ImportScope): FailurePayload {
+  const resolved = resolveSpecifier(specifier, scope);
+  const methods =
+    resolved.kind === "capability"
+      ? (findModule(resolved.namespace)?.specs.map((s) => s.method) ?? [])
+      : resolved.kind === "pack"
+        ? resolved.pack.exports.map((e) => e.name)
+        : [];
+  const near = closestNames(name, methods, 3);
+  const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
+  const short = namespaceOf(specifier) ?? specifier.split("/").pop() ?? specifier;
+  return failure(
+    "unknown_export",
+    `${short}.${name} does not exist: module "${specifier}" has no method "${name}".${hint} Its methods: ${methods.join(", ")}.`,
+    { suggestions: near },
+  );
+}
+
 function missingExport(specifier: string, name: string, exports: readonly string[]): FailurePayload {
   const near = closestNames(name, exports, 2);
   const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";

@@ -64,6 +64,43 @@ describe("the action contract", () => {
 });
 
 describe("capability calls from the guest", () => {
+  it("a namespace object's unknown method throws unknown_export naming the closest; then, toJSON and symbols stay undefined", async () => {
+    const { observation } = await sandbox.run(`${WF}
+import csv from "@nodetool-ai/sandbox-packs/csv";
+const caught = (f) => { try { f(); return "no error"; } catch (e) { return { name: e.name, code: e.code, message: e.message, suggestions: e.suggestions }; } };
+export default {
+  facade: caught(() => workflows.lst()),
+  shim: caught(() => nodetool.memory.serch("x")),
+  pack: caught(() => csv.parze("a")),
+  then: typeof workflows.then, toJSON: typeof workflows.toJSON, iterator: typeof workflows[Symbol.iterator], tag: typeof workflows[Symbol.toStringTag],
+  awaited: (await workflows) === workflows,
+  json: JSON.stringify(workflows),
+  has: ["lst" in workflows, "list" in workflows],
+  text: String(workflows),
+  list: typeof workflows.list, hasOwn: typeof workflows.hasOwnProperty,
+};`);
+    expect(observation.ok).toBe(true);
+    const result = observation.result as Record<string, unknown>;
+    expect(result.facade).toEqual({
+      name: "CapabilityError",
+      code: "unknown_export",
+      message: expect.stringContaining(
+        'module "@nodetool-ai/sandbox-nodetool/workflows" has no method "lst". Did you mean "list"',
+      ),
+      suggestions: expect.arrayContaining(["list"]),
+    });
+    expect((result.facade as { message: string }).message).toContain("Its methods: list, get, create,");
+    expect(result.shim).toMatchObject({ code: "unknown_export", suggestions: expect.arrayContaining(["search"]) });
+    expect(result.pack).toMatchObject({ code: "unknown_export", suggestions: expect.arrayContaining(["parse"]) });
+    expect(result).toMatchObject({ awaited: true, json: "{}", has: [false, true], text: "[object Object]" });
+    expect(result).toMatchObject({ list: "function", hasOwn: "function" });
+    for (const key of ["then", "toJSON", "iterator", "tag"]) expect(result[key]).toBe("undefined");
+
+    const uncaught = await sandbox.run(`${WF}\nawait workflows.lst();`);
+    expect(uncaught.observation.error).toMatchObject({ code: "unknown_export" });
+    expect(uncaught.observation.error?.message).toContain('Did you mean "list"');
+  });
+
   it("throws a CapabilityError with code, capability and issues", async () => {
     const { observation } = await sandbox.run(`${WF}
       try { await workflows.create({ name: 42 }); } catch (e) {

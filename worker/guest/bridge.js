@@ -5,6 +5,7 @@
 import { CapabilityError } from "nodetool:errors";
 
 const hostCall = globalThis.__nodetool_host.call;
+const hostMissing = globalThis.__nodetool_host.missing;
 // Taken before the action runs: an action that replaces `JSON.parse` does not break its own calls.
 export const parseJson = JSON.parse;
 let values;
@@ -34,4 +35,19 @@ export async function call(module, name, args) {
 // is compiled again on every action start, a call to `bind` is a handful of them.
 export function bind(module, wire) {
   return { [wire]: async (...args) => call(module, wire, args) }[wire];
+}
+
+// A namespace object (a facade's, or the `nodetool` shim's): reading a method it lacks throws
+// CapabilityError unknown_export naming the module, the name and the closest methods, instead of
+// answering undefined (whose call would be a bare TypeError). `then`, `toJSON` and symbols stay
+// undefined, so `await ns` and JSON.stringify(ns) behave as on a plain object; `in` is unchanged.
+export function guard(module, namespace) {
+  return new Proxy(namespace, {
+    get(target, key, receiver) {
+      if (typeof key === "symbol" || key in target || key === "then" || key === "toJSON") {
+        return Reflect.get(target, key, receiver);
+      }
+      throw new CapabilityError(parseJson(hostMissing(module, key)));
+    },
+  });
 }

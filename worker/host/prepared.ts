@@ -11,7 +11,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { describeName } from "../../shared/declarations/describe.ts";
 import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
-import type { ImportScope } from "../../shared/sandbox/imports.ts";
+import { type ImportScope, unknownMethod } from "../../shared/sandbox/imports.ts";
 import type { CallBridge } from "./bridge.ts";
 import { type SliceWatch, watchedSlices } from "./clock.ts";
 import { SETUP_SOURCE } from "./guest-sources.ts";
@@ -105,7 +105,8 @@ export class PreparedRuntime {
 
   /**
    * The host object the setup module takes off the global: `call`, `log`, `catalog`, `types(name)` (what
-   * the guest's `describe` answers, made only when asked), and `load(name)`,
+   * the guest's `describe` answers, made only when asked), `missing(module, name)` (the failure a
+   * namespace object throws for a method it lacks), and `load(name)`,
    * which evaluates one of the sandbox's own modules now and returns its namespace (the synchronous
    * helpers are compiled on first use this way, not on every action start).
    */
@@ -134,6 +135,9 @@ export class PreparedRuntime {
       const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : undefined;
       return ctx.newString(JSON.stringify(describeName(name, { ...scope, limits: this.#limits })));
     });
+    const missing = ctx.newFunction("missing", (moduleH, nameH) =>
+      ctx.newString(JSON.stringify(unknownMethod(text(moduleH, ""), text(nameH, ""), bound().scope))),
+    );
     const load = ctx.newFunction("load", (nameH) => {
       const name = text(nameH, "");
       const source = bound().resolver.load(`${INTERNAL_PREFIX}${name}`);
@@ -154,9 +158,10 @@ export class PreparedRuntime {
     ctx.setProp(host, "log", log);
     ctx.setProp(host, "catalog", catalogFn);
     ctx.setProp(host, "types", types);
+    ctx.setProp(host, "missing", missing);
     ctx.setProp(host, "load", load);
     ctx.setProp(ctx.global, "__nodetool_host", host);
-    for (const fn of [call, log, catalogFn, types, load]) fn.dispose();
+    for (const fn of [call, log, catalogFn, types, missing, load]) fn.dispose();
   }
 }
 
