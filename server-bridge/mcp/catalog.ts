@@ -1,7 +1,7 @@
 /**
  * The `nodetool://capabilities` resource: everything a client may want to know before writing an
  * action, as JSON. The server, its two direct tools, and each mounted module with its exports (wire
- * name, method, description, category and the input JSON Schema derived from the spec's zod schema),
+ * name, method, description, category, and the input and output JSON Schemas derived from the spec's zod schemas),
  * plus the library packs the session allows. Built from the eager spec table; nothing is written twice.
  */
 import { describeModules } from "../../shared/capabilities/catalog.ts";

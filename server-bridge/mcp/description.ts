@@ -1,9 +1,10 @@
 /**
  * The `execute_code` tool's description: the action contract (shared/sandbox/contract.ts) whose list
  * of modules is the compact catalog (one line per mounted module, its methods grouped by category),
- * then what is particular to MCP (approvals as elicitations, error codes, images through
- * `view_image`). Signatures and schemas are not repeated: `searchTools` inside an action and the
- * `nodetool://capabilities` resource have them. Target: at most 4,000 characters with every namespace mounted (bench/mcp.ts prints it).
+ * then what is particular to MCP (approvals as elicitations, the common error codes, images through
+ * `view_image`). Declarations, schemas, limits and the full code table are not repeated: `describe()`
+ * inside an action and the `nodetool://capabilities` resource have them. Target: at most 4,000
+ * characters with every namespace mounted (bench/mcp.ts prints it).
  */
 import { findModule } from "../../shared/capabilities/table.ts";
 import { CATEGORIES } from "../../shared/capabilities/types.ts";
@@ -24,7 +25,7 @@ export function methodsByCategory(name: string): string {
     .join("; ");
 }
 
-const MCP_NOTES = `On MCP: write/execute/external calls may ask the user: denied is permission_denied (do not retry unchanged), unanswered approval_timeout. risk "high": the action changes, deletes or sends things. Other codes: import_refused, unknown_export, invalid_tool_arguments, capability_failed, capability_unavailable, timeout, memory_limit, result_too_large, cancelled. Signatures: searchTools("words"), or the resource nodetool://capabilities. Images never ride the result: return the asset (assets.save) and show it with view_image.`;
+const MCP_NOTES = `On MCP: write/execute/external calls may ask the user: denied is permission_denied (do not retry unchanged), unanswered approval_timeout. risk "high": the action changes, deletes or sends things. Other codes you will meet: import_refused, unknown_export, invalid_tool_arguments, capability_failed; all of them: describe("contract"). Schemas: the resource nodetool://capabilities. Images never ride the result: return the asset (assets.save) and show it with view_image.`;
 
 export function executeCodeDescription(options: {
   mounted: readonly string[];

@@ -28,7 +28,7 @@ export interface McpServerOptions {
 }
 
 const INSTRUCTIONS =
-  "Act on the user's nodetool workspace (workflows, assets, collections, memory, jobs, nodes, web) by writing one JavaScript action for execute_code; its description is the contract. Use view_image to look at image assets. The resource nodetool://capabilities lists every capability with its input schema.";
+  "Act on the user's nodetool workspace (workflows, assets, collections, memory, jobs, nodes, web) by writing one JavaScript action for execute_code; its description is the contract. Use view_image to look at image assets. The resource nodetool://capabilities lists every capability with its input and output schemas; describe() inside an action gives their TypeScript declarations.";
 
 export interface McpSessionServer {
   server: McpServer;
@@ -114,7 +114,7 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
     CAPABILITIES_URI,
     {
       title: "Capabilities",
-      description: "Every capability module and library pack an action may import, with input JSON Schemas.",
+      description: "Every capability module and library pack an action may import, with input and output JSON Schemas.",
       mimeType: "application/json",
     },
     async () => ({

@@ -39,11 +39,13 @@ Any other import is refused before the action runs, as is a named import a modul
   const page = await workflows.list({ limit: 20 });
 Arguments: one object of named arguments, or the leading positional ones then an object (\`workflows.get("wf_1")\`). Bytes are Uint8Array both ways.
 
-Failures: a refused or failed call throws a CapabilityError with .code, .capability, .message (and .issues for invalid arguments). Catch it to recover; uncaught, the action fails with that code. Calls that need the user's approval wait for it; in plan mode, only reads run.
+Failures: a refused or failed call throws a CapabilityError with .code, .capability, .message (and .issues for invalid arguments); so does a method a module lacks (unknown_export). Catch it to recover; uncaught, the action fails with that code. Calls that need the user's approval wait for it; in plan mode, only reads run.
 
-Helpers (globals): console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency = 4 (1..8), stopOnError}) runs fn per item and never throws, settling each as {ok, index, item, value | error}; capabilities() lists the mounted modules and their methods; searchTools(query, max?) finds capabilities by words; \`nodetool.<module>.<method>()\` is the same calls without an import; await openWorkflow(id?) mirrors a workflow (no id: the one open in the editor) with addNode(id, type, data?, position?), connect(source, sourceHandle, target, targetHandle), removeNode, removeEdge, node(id).set/setTitle/moveTo/remove and pending(), queued until commit() replays them as ui calls ({ok, applied, nodes, edges}; on failure the failing operation and the rest stay queued).
+Types: describe(name?) returns TypeScript declarations: a module's (describe("workflows")), one capability's arguments and result (describe("workflows.list")), or the limits, globals and error codes (describe("contract")). Read them, never guess a result's shape.
 
-Limits: ${seconds} s of run time (time spent waiting for an approval does not count), 64 MiB of memory, a bounded stack, at most 1000 capability calls, 64 KiB of logs. No network, no timers, no file system: only capabilities reach outside.
+Helpers (globals): console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency, stopOnError}) runs fn per item, never throws, and settles each as {ok, index, item, value | error}; capabilities() lists the mounted modules and their methods; searchTools(query, max?) finds capabilities by words; \`nodetool.<module>.<method>()\` is the same calls without an import; await openWorkflow(id?) mirrors a workflow (no id: the one open in the editor) with synchronous edits (addNode, connect, node(id).set, ...) that commit() replays as ui calls.
+
+Limits: ${seconds} s of run time (approval waits do not count), 64 MiB of memory, a bounded stack, at most 1000 capability calls, 64 KiB of logs. No network, no timers, no file system: only capabilities reach outside.
 
 You get back: {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to size with a visible marker when too large.`;
 }

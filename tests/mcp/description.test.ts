@@ -28,7 +28,7 @@ describe("execute_code description", () => {
     expect(text).not.toContain("@nodetool-ai/sandbox-nodetool/memory\n");
   });
 
-  it("carries the contract, the packs, the error codes, approvals and the way to images", () => {
+  it("carries the contract, the packs, the common error codes, describe(), approvals and the way to images", () => {
     for (const needle of [
       "export default",
       "batch(",
@@ -39,8 +39,11 @@ describe("execute_code description", () => {
       "permission_denied",
       "approval_timeout",
       "import_refused",
+      "unknown_export",
       "view_image",
       "nodetool://capabilities",
+      'describe("workflows.list")',
+      'describe("contract")',
     ]) {
       expect(text).toContain(needle);
     }

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../server-bridge/store/db.ts";
+import { Observation } from "../../shared/protocol/worker.ts";
 import { stdioClient, TIMEOUT, WORKFLOWS } from "./support.ts";
 
 describe("MCP over stdio (auto mode)", () => {
@@ -79,9 +80,28 @@ describe("MCP over stdio (auto mode)", () => {
         method: "create",
         category: "write",
         input_schema: expect.objectContaining({ type: "object", required: ["name"] }),
+        output_schema: expect.objectContaining({
+          $ref: "#/$defs/Workflow",
+          $defs: expect.objectContaining({ Workflow: expect.objectContaining({ additionalProperties: false }) }),
+        }),
       }),
     );
+    const list = workflows.exports.find((e: { name: string }) => e.name === "list_workflows");
+    expect(list.output_schema).toMatchObject({ type: "object", required: ["workflows", "count"] });
     expect(doc.modules).toHaveLength(9);
+  });
+
+  it("a truncated observation still matches execute_code's outputSchema", async () => {
+    // The SDK's client checks structuredContent against the outputSchema it listed (a mismatch throws).
+    const { tools } = await mcp.client.listTools(undefined, TIMEOUT);
+    expect(tools.find((t) => t.name === "execute_code")?.outputSchema).toMatchObject({ type: "object" });
+    const { result, observation } = await mcp.run(
+      `console.log("a line"); export default { text: "x".repeat(400000), n: 1 };`,
+    );
+    expect(observation).toMatchObject({ ok: true, truncated: true });
+    expect(JSON.stringify(observation.result)).toContain("[result truncated:");
+    expect(result.structuredContent).toEqual(observation);
+    expect(Observation.safeParse(result.structuredContent).success).toBe(true);
   });
 
   it("kept stdout to protocol only", () => {
