@@ -1,19 +1,23 @@
 /**
  * `GET /types/<module>.d.ts` and `GET /types/index.d.ts`: the TypeScript declarations actions are
  * checked against (shared/declarations), for editors and scripts. One block per capability module or
- * library pack; the index is the globals and every module and pack in one file. Authenticated like the
+ * library pack; the index is the globals and every module and pack in one file; `/types/index.json`
+ * is the same as data (the page's editor completes from it). Authenticated like the
  * API (`/trpc`): the login cookie from our own origin, or a bearer token. The text depends only on this
  * server's specs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import { declarationBundle, moduleDeclaration, packDeclaration } from "../../shared/declarations/modules.ts";
+import { typesIndex } from "../../shared/declarations/types-index.ts";
 import type { AppServices } from "../app-services.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { identify, isForeign } from "./guard.ts";
-import { BASE_HEADERS, sendError } from "./respond.ts";
+import { BASE_HEADERS, sendError, sendJson } from "./respond.ts";
 
 const TYPES_PATH = /^\/types\/([a-z][a-z0-9_]*)\.d\.ts$/;
+/** The same declarations as data, for the page's editor (shared/declarations/model.ts). */
+const INDEX_JSON = "/types/index.json";
 
 export function isTypesPath(pathname: string): boolean {
   return pathname.startsWith("/types/");
@@ -43,6 +47,13 @@ export function serveTypes(app: AppServices, req: IncomingMessage, res: ServerRe
   }
   if (caller.via === "cookie" && isForeign(req)) {
     sendError(res, 403, "unauthorized", "Cross-origin requests are refused.");
+    return;
+  }
+  if (url.pathname === INDEX_JSON) {
+    const library = defaultLibrary();
+    sendJson(res, 200, typesIndex(MODULE_NAMES, library.packInfo([...library.names])), {
+      "Cache-Control": "private, no-cache",
+    });
     return;
   }
   const name = TYPES_PATH.exec(url.pathname)?.[1];

@@ -61,7 +61,7 @@ ${packs}`;
 }
 
 /** One capability's declaration: the types it uses, its own, and its call forms, in its module's block. */
-function capabilityText(namespace: string, specName: string): string | undefined {
+export function capabilityText(namespace: string, specName: string): string | undefined {
   const module = findModule(namespace);
   const spec = module?.specs.find((s) => s.name === specName);
   if (!module || !spec) return undefined;

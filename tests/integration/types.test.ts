@@ -1,5 +1,6 @@
 /** `GET /types`: each module's declarations and the bundle, to a signed-in page or a bearer token only. */
 import { describe, expect, it } from "vitest";
+import { TypesIndex } from "../../shared/declarations/model.ts";
 import { startTestServer } from "../support/server.ts";
 
 describe("GET /types", () => {
@@ -27,6 +28,18 @@ describe("GET /types", () => {
     expect(bundle).toContain("declare function describe(nameOrModule?: string): string;");
     const csv = await fetch(`${server.url}/types/csv.d.ts`, { headers: bearer });
     expect(await csv.text()).toContain("export function parse(");
+
+    // The same declarations as data, for the page's editor.
+    const data = await fetch(`${server.url}/types/index.json`, { headers: { cookie } });
+    expect(data.status).toBe(200);
+    const model = TypesIndex.parse(await data.json());
+    const workflows = model.modules.find((m) => m.name === "workflows");
+    const list = workflows?.exports.find((e) => e.method === "list");
+    expect(list?.signatures).toEqual(["workflows.list(args?: ListWorkflowsArgs): Promise<ListWorkflowsResult>"]);
+    expect(list?.args.map((a) => a.key)).toEqual(["limit", "offset", "query"]);
+    expect(list?.declaration).toContain("export interface ListWorkflowsResult {");
+    expect(model.modules.map((m) => m.specifier)).toContain("@nodetool-ai/sandbox-packs/zip");
+    expect((await fetch(`${server.url}/types/index.json`)).status).toBe(401);
 
     const anonymous = await fetch(`${server.url}/types/memory.d.ts`);
     expect(anonymous.status).toBe(401);

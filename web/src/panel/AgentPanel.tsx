@@ -1,12 +1,13 @@
 /**
- * The agent panel: the `Action` editor, `Run` (Ctrl/Cmd+Enter) and `Cancel`, the `Result` region, and
- * the history of past actions (kept across reloads).
+ * The agent panel: the `Action` editor, `Run` (Ctrl/Cmd+Enter) and `Cancel`, `Check types` (the type
+ * checker loads on this first press, in its own worker; a run never waits for it), the `Result`
+ * region, and the history of past actions (kept across reloads).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Observation } from "../../../shared/protocol/worker.ts";
 import { addHistory, type HistoryEntry, loadDraft, loadHistory, saveDraft } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
-import { CodeEditor } from "./CodeEditor.tsx";
+import { type CheckedText, CodeEditor } from "./CodeEditor.tsx";
 import { ResultView } from "./ResultView.tsx";
 
 export const EXAMPLE_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
@@ -15,6 +16,12 @@ const { workflows: list } = await workflows.list({ limit: 5 });
 console.log("found", list.length, "workflows");
 export default list.map((w) => w.name);
 `;
+
+/** Where the last type check is: running, done (with the text it checked), or unable to run. */
+type CheckState =
+  | { state: "checking" }
+  | { state: "done"; checked: CheckedText }
+  | { state: "failed"; message: string };
 
 export interface AgentPanelProps {
   sandbox: SandboxClient;
@@ -26,6 +33,7 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
   const [observation, setObservation] = useState<Observation | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [history, setHistory] = useState<HistoryEntry[]>([]);
+  const [check, setCheck] = useState<CheckState | undefined>();
   const codeRef = useRef("");
 
   useEffect(() => {
@@ -57,6 +65,18 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
     }
   }, [running, code, sandbox]);
 
+  const checkTypes = useCallback(async () => {
+    const source = codeRef.current || code || "";
+    setCheck({ state: "checking" });
+    try {
+      // Loaded on the first check only: the compiler never weighs on the page's own start.
+      const { checkTypes: typeCheck } = await import("./typecheck-client.ts");
+      setCheck({ state: "done", checked: { code: source, problems: await typeCheck(source) } });
+    } catch (err) {
+      setCheck({ state: "failed", message: err instanceof Error ? err.message : "the check failed" });
+    }
+  }, [code]);
+
   if (code === undefined) return <p>Loading…</p>;
   if (!codeRef.current) codeRef.current = code;
 
@@ -69,6 +89,7 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
           onRun={() => {
             void run();
           }}
+          checked={check?.state === "done" ? check.checked : undefined}
         />
         <div className="toolbar">
           <button
@@ -84,8 +105,12 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
               Cancel
             </button>
           ) : null}
+          <button type="button" onClick={() => void checkTypes()} disabled={check?.state === "checking"}>
+            Check types
+          </button>
           <span className="hint">Ctrl/Cmd+Enter runs the action</span>
         </div>
+        <TypeCheck check={check} />
         <ResultView observation={observation} running={running} notice={notice} />
       </div>
       <section className="history" aria-label="History">
@@ -115,5 +140,27 @@ export function AgentPanel({ sandbox }: AgentPanelProps) {
         </ol>
       </section>
     </div>
+  );
+}
+
+function TypeCheck({ check }: { check: CheckState | undefined }) {
+  if (!check) return null;
+  return (
+    <section className="type-check" aria-label="Type check" aria-live="polite">
+      {check.state === "checking" ? <p className="status">Checking types…</p> : null}
+      {check.state === "failed" ? <p className="status failed">The type check could not run: {check.message}</p> : null}
+      {check.state === "done" && check.checked.problems.length === 0 ? (
+        <p className="status ok">No type errors.</p>
+      ) : null}
+      {check.state === "done" && check.checked.problems.length > 0 ? (
+        <ol>
+          {check.checked.problems.map((problem) => (
+            <li key={`${problem.from}:${problem.message}`}>
+              line {problem.line}, column {problem.column}: {problem.message.split("\n")[0]}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
   );
 }

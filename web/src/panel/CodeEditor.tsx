@@ -1,16 +1,42 @@
-/** The `Action` code editor: CodeMirror 6, labelled for assistive tech, Ctrl/Cmd+Enter runs. Tab leaves. */
+/**
+ * The `Action` code editor: CodeMirror 6, labelled for assistive tech, Ctrl/Cmd+Enter runs. Tab leaves.
+ * It completes and explains capabilities from the generated declarations (completion.ts), and shows the
+ * problems of a type check at their place (`checked`: the problems found in exactly that text; a check of
+ * older text is not shown, since its positions would be wrong).
+ */
 import { javascript } from "@codemirror/lang-javascript";
+import { type Diagnostic, setDiagnostics } from "@codemirror/lint";
 import { keymap } from "@codemirror/view";
 import { basicSetup, EditorView } from "codemirror";
 import { useEffect, useRef } from "react";
+import { actionTypes } from "./completion.ts";
+import type { TypeProblem } from "./typecheck-protocol.ts";
+
+export interface CheckedText {
+  code: string;
+  problems: readonly TypeProblem[];
+}
 
 export interface CodeEditorProps {
   value: string;
   onChange(value: string): void;
   onRun(): void;
+  checked?: CheckedText | undefined;
 }
 
-export function CodeEditor({ value, onChange, onRun }: CodeEditorProps) {
+function diagnostics(problems: readonly TypeProblem[], length: number): Diagnostic[] {
+  return problems.map((problem) => {
+    const from = Math.min(problem.from, length);
+    return {
+      from,
+      to: Math.min(Math.max(problem.to, from), length),
+      severity: problem.severity,
+      message: `line ${problem.line}, column ${problem.column}: ${problem.message}`,
+    };
+  });
+}
+
+export function CodeEditor({ value, onChange, onRun, checked }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const handlers = useRef({ onChange, onRun });
@@ -35,6 +61,7 @@ export function CodeEditor({ value, onChange, onRun }: CodeEditorProps) {
         ]),
         basicSetup,
         javascript(),
+        actionTypes(),
         EditorView.contentAttributes.of({ "aria-label": "Action", spellcheck: "false" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) handlers.current.onChange(update.state.doc.toString());
@@ -54,6 +81,12 @@ export function CodeEditor({ value, onChange, onRun }: CodeEditorProps) {
       editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
     }
   }, [value]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor || !checked || editor.state.doc.toString() !== checked.code) return;
+    editor.dispatch(setDiagnostics(editor.state, diagnostics(checked.problems, editor.state.doc.length)));
+  }, [checked]);
 
   return <div className="code-editor" ref={host} />;
 }
