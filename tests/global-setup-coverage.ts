@@ -29,31 +29,58 @@ export function unexercised(recorded: ReadonlySet<string>): string[] {
     .filter((name) => !recorded.has(name));
 }
 
+/** Where the verdict goes: a failure fails the run, a note is only printed. */
+export interface CoverageReport {
+  fail(reason: string): void;
+  note(text: string): void;
+}
+
+/**
+ * Failing is `process.exitCode = 1` with the reason on stderr: vitest reports an error thrown from a
+ * global teardown but still exits 0.
+ */
+const consoleReport: CoverageReport = {
+  fail(reason) {
+    process.stderr.write(`capability coverage FAILED: ${reason}\n`);
+    process.exitCode = 1;
+  },
+  note(text) {
+    process.stdout.write(`capability coverage: ${text}\n`);
+  },
+};
+
+/** The check at the end of a run, over what the processes recorded in `dir`. */
+export async function checkCoverage(project: TestProject, dir: string, report: CoverageReport): Promise<void> {
+  if (project.config.env[CHECK_OUTPUTS_ENV] !== "1") {
+    report.fail(`${CHECK_OUTPUTS_ENV} is not "1" in vite.config.ts test.env, so no result was checked`);
+    return;
+  }
+  const all = (await project.globTestFiles()).testFiles.map((file) => resolve(file));
+  const ran = new Set(project.vitest.state.getFiles().map((file) => resolve(file.filepath)));
+  const skipped = all.filter((file) => !ran.has(file));
+  const missing = unexercised(recordedNames(dir));
+  if (skipped.length > 0) {
+    const names = missing.length <= 10 ? `: ${missing.join(", ") || "none"}` : "";
+    report.note(
+      `not checked (${skipped.length} test files did not run); ${missing.length} capabilities not exercised by this run${names}`,
+    );
+    return;
+  }
+  if (missing.length > 0) {
+    report.fail(
+      `${missing.length} capabilities were never called with their output checked: ${missing.join(", ")}. Add a test that calls each one for real.`,
+    );
+    return;
+  }
+  report.note(`all ${allSpecs().length} capabilities exercised`);
+}
+
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), "nt-coverage-"));
   process.env[COVERAGE_DIR_ENV] = dir;
   return async () => {
     try {
-      if (project.config.env[CHECK_OUTPUTS_ENV] !== "1") {
-        throw new Error(`capability coverage: ${CHECK_OUTPUTS_ENV} is not "1" in vite.config.ts test.env`);
-      }
-      const all = (await project.globTestFiles()).testFiles.map((file) => resolve(file));
-      const ran = new Set(project.vitest.state.getFiles().map((file) => resolve(file.filepath)));
-      const skipped = all.filter((file) => !ran.has(file));
-      const missing = unexercised(recordedNames(dir));
-      if (skipped.length > 0) {
-        const names = missing.length <= 10 ? `: ${missing.join(", ") || "none"}` : "";
-        process.stdout.write(
-          `capability coverage: not checked (${skipped.length} test files did not run); ${missing.length} capabilities not exercised by this run${names}\n`,
-        );
-        return;
-      }
-      if (missing.length > 0) {
-        throw new Error(
-          `capability coverage: ${missing.length} capabilities were never called with their output checked: ${missing.join(", ")}. Add a test that calls each one for real.`,
-        );
-      }
-      process.stdout.write(`capability coverage: all ${allSpecs().length} capabilities exercised\n`);
+      await checkCoverage(project, dir, consoleReport);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

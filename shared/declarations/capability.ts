@@ -83,25 +83,25 @@ const INDENT = "  ";
 export function capabilityDeclaration(namespace: string, spec: AnySpec): CapabilityDeclaration {
   const cached = cache.get(spec);
   if (cached) return cached;
-  const indent = INDENT;
   const input = inputJsonSchema(spec) as JsonSchema;
   const output = outputJsonSchema(spec) as JsonSchema;
   const argsName = `${pascal(spec.name)}Args`;
   const resultName = `${pascal(spec.name)}Result`;
   const call = `${namespace}.${spec.method}`;
   const named = new Map<string, string>();
-  const argsType = printNamed(input, indent, named);
-  const resultType = printNamed(output, indent, named);
+  const argsType = printNamed(input, INDENT, named);
+  const resultType = printNamed(output, INDENT, named);
   const types = [
-    typeDeclaration(argsName, argsType, `Arguments of ${call} (${spec.name}).`, indent),
-    typeDeclaration(resultName, resultType, `What ${call} (${spec.name}) returns.`, indent),
+    typeDeclaration(argsName, argsType, `Arguments of ${call} (${spec.name}).`, INDENT),
+    typeDeclaration(resultName, resultType, `What ${call} (${spec.name}) returns.`, INDENT),
   ].join("\n");
 
   const required = requiredKeys(input);
   const properties = new Map(propertiesOf(input));
   const args: ArgumentInfo[] = [...properties].map(([key, schema]) => ({
     key,
-    type: printType(schema, { defs: defsOf(input) }),
+    // Named definitions by name (their declarations are in `named`), so the type stays one line or so.
+    type: printType(schema, { defs: defsOf(input), named: new Map() }),
     optional: !required.has(key),
     doc: propertyDoc(schema).join("\n"),
   }));

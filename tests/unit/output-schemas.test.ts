@@ -8,10 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { TestProject } from "vitest/node";
 import { allSpecs, findSpec, outputJsonSchema } from "../../shared/capabilities/table.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import { applyOp, DOCUMENT_OPS } from "../../shared/graph/ops.ts";
-import { recordedNames, unexercised } from "../global-setup-coverage.ts";
+import { checkCoverage, recordedNames, unexercised } from "../global-setup-coverage.ts";
 
 type Node = { [key: string]: unknown };
 
@@ -118,5 +119,39 @@ describe("capability coverage records", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("fails a full run in which nothing was recorded, passes one that exercised all, and skips a partial one", async () => {
+    // Only what the check reads of vitest's project: the configured env, the test files, the files run.
+    const project = (files: string[], ran: string[]) =>
+      ({
+        config: { env: { CHECK_CAPABILITY_OUTPUTS: "1" } },
+        globTestFiles: async () => ({ testFiles: files, typecheckTestFiles: [] }),
+        vitest: { state: { getFiles: () => ran.map((filepath) => ({ filepath })) } },
+      }) as unknown as TestProject;
+    const verdicts: string[] = [];
+    const report = {
+      fail: (r: string) => verdicts.push(`fail: ${r}`),
+      note: (t: string) => verdicts.push(`note: ${t}`),
+    };
+    const dir = mkdtempSync(join(tmpdir(), "nt-coverage-test-"));
+    try {
+      await checkCoverage(project(["/a.test.ts"], ["/a.test.ts"]), dir, report);
+      await checkCoverage(project(["/a.test.ts", "/b.test.ts"], ["/a.test.ts"]), dir, report);
+      writeFileSync(
+        join(dir, "7.txt"),
+        `${allSpecs()
+          .map((s) => s.name)
+          .join("\n")}\n`,
+      );
+      await checkCoverage(project(["/a.test.ts"], ["/a.test.ts"]), dir, report);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(verdicts[0]).toContain(`fail: ${allSpecs().length} capabilities were never called`);
+    expect(verdicts[0]).toContain("list_workflows, get_workflow");
+    expect(verdicts[1]).toMatch(/^note: not checked \(1 test files did not run\)/);
+    expect(verdicts[2]).toBe(`note: all ${allSpecs().length} capabilities exercised`);
+    expect(verdicts).toHaveLength(3);
   });
 });
