@@ -75,8 +75,14 @@ declare function capabilities(): {
   methods: (ToolInfo & { method: string })[];
 }[];
 
-/** Capabilities whose names or descriptions contain the words of query, best first (at most max, default 10). */
-declare function searchTools(query: string, max?: number): (ToolInfo & { module: string })[];
+/**
+ * Capabilities whose names or descriptions contain the words of query, best first (at most max,
+ * default 10), each with its input and output JSON Schemas (a library pack's exports have none).
+ */
+declare function searchTools(
+  query: string,
+  max?: number,
+): (ToolInfo & { module: string; input_schema?: unknown; output_schema?: unknown })[];
 
 /**
  * Declarations, as TypeScript text: of a module ("workflows"), of one capability ("workflows.list" or

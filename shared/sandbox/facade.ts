@@ -9,7 +9,17 @@
  * Pack facades have the same shape over a pack's export names. Only generated facades (and the
  * sandbox's own setup modules) may import the bridge; the loader enforces that.
  */
-import { allSpecs, findModule, inputJsonSchema, MODULES, moduleSpecifier, PACK_PREFIX } from "../capabilities/table.ts";
+import {
+  allSpecs,
+  findModule,
+  findSpec,
+  inputJsonSchema,
+  MODULES,
+  moduleOf,
+  moduleSpecifier,
+  outputJsonSchema,
+  PACK_PREFIX,
+} from "../capabilities/table.ts";
 import type { AnySpec, ModuleSpecs } from "../capabilities/types.ts";
 import type { PackInfo } from "../protocol/worker.ts";
 
@@ -200,6 +210,17 @@ export function catalog(mounted: readonly string[], packs: readonly PackInfo[]):
     }
   }
   return rows;
+}
+
+/** A mounted capability's input and output JSON Schemas, for `searchTools()` hits (none for a pack). */
+export function catalogSchemas(
+  name: string,
+  mounted: readonly string[],
+): { input_schema?: unknown; output_schema?: unknown } {
+  const spec = findSpec(name);
+  const module = spec ? moduleOf(name) : undefined;
+  if (!spec || !module || !mounted.includes(module.name)) return {};
+  return { input_schema: inputJsonSchema(spec), output_schema: outputJsonSchema(spec) };
 }
 
 /** Every wire name in the table (used by tests to check facades cover the table). */

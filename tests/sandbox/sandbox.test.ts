@@ -192,13 +192,21 @@ describe("guest helpers", () => {
 
   it("capabilities() lists mounted namespaces and searchTools() finds by words", async () => {
     const { observation } = await sandbox.run(
-      `export default { caps: capabilities().map((c) => c.namespace), found: searchTools("create workflow", 2) };`,
+      `const found = searchTools("create workflow", 2);
+export default { caps: capabilities().map((c) => c.namespace), found, outputRef: found[0].output_schema.$ref };`,
       { mounted: ["workflows", "memory"] },
     );
-    const result = observation.result as { caps: string[]; found: { name: string; signature: string }[] };
+    const result = observation.result as {
+      caps: string[];
+      found: { name: string; signature: string; input_schema: unknown }[];
+      outputRef: string;
+    };
     expect(result.caps).toEqual(["workflows", "memory", "csv", "zip"]);
     expect(result.found[0]?.name).toBe("create_workflow");
     expect(result.found[0]?.signature).toMatch(/^workflows\.create\(\{ name: string/);
+    // Each hit carries both JSON Schemas, as the catalog does.
+    expect(result.found[0]?.input_schema).toMatchObject({ type: "object", required: ["name"] });
+    expect(result.outputRef).toBe("#/$defs/Workflow");
   });
 
   it("describe() answers declarations of a module, one capability, the globals and this action's contract", async () => {

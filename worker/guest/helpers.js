@@ -1,4 +1,5 @@
-// capabilities(), searchTools(query, max?) and describe(name?) over what this session mounted. Plain
+// capabilities(), searchTools(query, max?) (its hits with their input and output JSON Schemas) and
+// describe(name?) over what this session mounted. Plain
 // guest code, nothing dispatched. Neither this module nor the catalog text is loaded at action start:
 // setup evaluates this module on the first call (host `load`), and the catalog and the declarations
 // come from the host on first use (most actions never ask, and compiling and parsing both on every
@@ -7,11 +8,13 @@ import { parseJson } from "nodetool:bridge";
 import { CapabilityError } from "nodetool:errors";
 
 let loadCatalog = () => [];
+let loadSchemas = () => ({});
 let catalog;
 let loadTypes = () => '{"ok":false,"error":{"code":"capability_unavailable","message":"describe is not available"}}';
 
 export function setCatalogSource(fn) {
   loadCatalog = () => parseJson(fn());
+  loadSchemas = (name) => parseJson(fn(name));
 }
 
 export function setTypesSource(fn) {
@@ -61,10 +64,12 @@ export function searchTools(query, max) {
     if (score > 0) scored.push({ score, row });
   }
   scored.sort((a, b) => b.score - a.score);
+  // Each hit's JSON Schemas come from the host for that hit only: the catalog itself stays small.
   return scored.slice(0, limit).map(({ row }) => ({
     name: row.name,
     signature: row.signature,
     description: row.description,
     module: row.module,
+    ...loadSchemas(row.name),
   }));
 }

@@ -10,7 +10,7 @@
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
 import { describeName } from "../../shared/declarations/describe.ts";
-import { catalog, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
+import { catalog, catalogSchemas, INTERNAL_PREFIX } from "../../shared/sandbox/facade.ts";
 import { type ImportScope, unknownMethod } from "../../shared/sandbox/imports.ts";
 import type { CallBridge } from "./bridge.ts";
 import { type SliceWatch, watchedSlices } from "./clock.ts";
@@ -126,13 +126,18 @@ export class PreparedRuntime {
     const log = ctx.newFunction("log", (levelH, textH) => {
       bound().logs.push(text(levelH, "log"), text(textH, ""));
     });
-    const catalogFn = ctx.newFunction("catalog", () => {
+    // `catalog()`: every row; `catalog(name)`: that capability's JSON Schemas (searchTools' hits).
+    const catalogFn = ctx.newFunction("catalog", (nameH?: QuickJSHandle) => {
       const { scope } = bound();
+      // Called with no argument, there is no handle at all.
+      if (nameH !== undefined && ctx.typeof(nameH) === "string") {
+        return ctx.newString(JSON.stringify(catalogSchemas(ctx.getString(nameH), scope.mounted)));
+      }
       return ctx.newString(JSON.stringify(catalog(scope.mounted, scope.packs)));
     });
-    const types = ctx.newFunction("types", (nameH) => {
+    const types = ctx.newFunction("types", (nameH?: QuickJSHandle) => {
       const { scope } = bound();
-      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : undefined;
+      const name = nameH !== undefined && ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : undefined;
       return ctx.newString(JSON.stringify(describeName(name, { ...scope, limits: this.#limits })));
     });
     const missing = ctx.newFunction("missing", (moduleH, nameH) =>
