@@ -146,5 +146,10 @@ describe("first namespaces on the real store", () => {
     const create = catalog.modules[0]?.exports.find((e) => e.name === "create_workflow");
     expect(create).toMatchObject({ method: "create", category: "write", input_schema: { type: "object" } });
     expect((create?.input_schema as { required?: string[] } | undefined)?.required).toEqual(["name"]);
+    // And the output's, derived from the spec's output schema (strict: no key it does not name).
+    expect(create?.output_schema).toMatchObject({
+      $ref: "#/$defs/Workflow",
+      $defs: { Workflow: { type: "object", additionalProperties: false } },
+    });
   });
 });
