@@ -45,9 +45,23 @@ export function handleLogin(app: AppServices, res: ServerResponse, url: URL): vo
   res.end();
 }
 
+/** The path with its percent-escapes decoded, or undefined when one is malformed (`/%zz`, a cut UTF-8 sequence). */
+export function decodePath(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+}
+
 export function servePage(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
   const root = app.config.webDir;
-  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, "");
+  const decoded = decodePath(url.pathname);
+  if (decoded === undefined) {
+    sendError(res, 400, "invalid_call", "The address has a malformed percent-escape (such as %zz); fix the URL.");
+    return;
+  }
+  const rel = normalize(decoded).replace(/^([/\\])+/, "");
   const path = join(root, rel);
   if ((path === root || path.startsWith(root + sep)) && rel !== "" && existsSync(path) && statSync(path).isFile()) {
     const type = TYPES[extname(path)] ?? "application/octet-stream";
