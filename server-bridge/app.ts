@@ -11,9 +11,10 @@ import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
 import { JobEngine } from "./engine/jobs.ts";
+import { checkingIntervalMs, limitConnections } from "./http/connections.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
-import { sendError, sendJson } from "./http/respond.ts";
+import { refuse, sendError, sendJson } from "./http/respond.ts";
 import { attachSockets, type SocketServer } from "./http/sockets.ts";
 import { handleTrpc } from "./http/trpc.ts";
 import { isTypesPath, serveTypes } from "./http/types.ts";
@@ -98,7 +99,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   renew.unref();
   let hosts = new Set<string>();
   const mcp = createMcpHttp(app);
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(config) }, (req, res) => {
     route(app, hosts, req, res, mcp).catch((err: unknown) => {
       log("error", "request failed", err);
       if (!res.headersSent) sendError(res, 500, "capability_failed", "The server failed on this request.");
@@ -106,8 +107,9 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     });
   });
   const sockets = attachSockets(app, server, () => hosts);
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 0; // event streams and held calls are bounded by their own timers
+  // Deadlines on receiving a request (not on answering it: event streams, held calls and upgraded
+  // sockets are long answers, bounded by their own timers) and a cap on sockets per client address.
+  limitConnections(server, config);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
@@ -141,7 +143,7 @@ async function route(
   mcp: McpHttp,
 ): Promise<void> {
   if (!hostAllowed(req, hosts)) {
-    sendError(res, 403, "unauthorized", "This Host is not served here.");
+    refuse(res, 403, "unauthorized", "This Host is not served here.");
     return;
   }
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
@@ -158,7 +160,7 @@ async function route(
     return;
   }
   if (req.method !== "GET" && req.method !== "HEAD") {
-    sendError(res, 405, "invalid_call", "Method not allowed.");
+    refuse(res, 405, "invalid_call", "Method not allowed.");
     return;
   }
   if (isAssetPath(url.pathname)) {

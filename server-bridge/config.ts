@@ -13,6 +13,12 @@ export interface ServerConfig {
   runMaxMs: number;
   leaseMs: number;
   maxBodyBytes: number;
+  /** A client must send its request headers within this long (Node's `headersTimeout`). */
+  headersTimeoutMs: number;
+  /** ...and its whole request, body included, within this long (`requestTimeout`; responses are not counted). */
+  requestTimeoutMs: number;
+  /** Sockets one client address may hold open at once; more are closed on arrival. */
+  maxConnectionsPerClient: number;
   maxBatchSize: number;
   maxCallsPerRun: number;
   /** Wall-time deadline of one action (approval waits not counted); the page and server sandboxes use it. */
@@ -85,6 +91,9 @@ export function configFromEnv(
     runMaxMs: int(env.RUN_MAX_MS, 60 * 60_000, "RUN_MAX_MS"),
     leaseMs: int(env.LEASE_MS, 30_000, "LEASE_MS"),
     maxBodyBytes: int(env.MAX_BODY_BYTES, 4 * 1024 * 1024, "MAX_BODY_BYTES"),
+    headersTimeoutMs: int(env.HEADERS_TIMEOUT_MS, 20_000, "HEADERS_TIMEOUT_MS"),
+    requestTimeoutMs: int(env.REQUEST_TIMEOUT_MS, 60_000, "REQUEST_TIMEOUT_MS"),
+    maxConnectionsPerClient: int(env.MAX_CONNECTIONS_PER_CLIENT, 256, "MAX_CONNECTIONS_PER_CLIENT"),
     maxBatchSize: int(env.MAX_BATCH_SIZE, 1000, "MAX_BATCH_SIZE"),
     maxCallsPerRun: int(env.MAX_CALLS_PER_RUN, 5000, "MAX_CALLS_PER_RUN"),
     actionTimeoutMs: int(env.ACTION_TIMEOUT_MS, 30_000, "ACTION_TIMEOUT_MS"),
@@ -101,5 +110,8 @@ export function configFromEnv(
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");
+  if (config.headersTimeoutMs < 1 || config.requestTimeoutMs < config.headersTimeoutMs)
+    throw new Error("HEADERS_TIMEOUT_MS must be at least 1 and REQUEST_TIMEOUT_MS at least HEADERS_TIMEOUT_MS");
+  if (config.maxConnectionsPerClient < 1) throw new Error("MAX_CONNECTIONS_PER_CLIENT must be at least 1");
   return config;
 }

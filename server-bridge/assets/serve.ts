@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppServices } from "../app-services.ts";
 import { identify } from "../http/guard.ts";
-import { BASE_HEADERS, sendError } from "../http/respond.ts";
+import { BASE_HEADERS, refuse, sendError } from "../http/respond.ts";
 import { isRasterType } from "./media-types.ts";
 import { AssetStore } from "./store.ts";
 
@@ -33,7 +33,7 @@ export function serveAsset(app: AppServices, req: IncomingMessage, res: ServerRe
   const id = url.pathname.match(ASSET_PATH)?.[1] as string;
   const caller = identify(app, req, "admin");
   if (!caller.userId) {
-    sendError(res, 401, "unauthorized", "Sign in (open the URL `npm start` printed) or send the admin token.");
+    refuse(res, 401, "unauthorized", "Sign in (open the URL `npm start` printed) or send the admin token.");
     return;
   }
   const assets = new AssetStore(app.store);

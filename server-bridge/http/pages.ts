@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { identify } from "./guard.ts";
-import { BASE_HEADERS, sendError } from "./respond.ts";
+import { BASE_HEADERS, refuse, sendError } from "./respond.ts";
 
 export const PAGE_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
@@ -32,7 +32,7 @@ export function handleLogin(app: AppServices, res: ServerResponse, url: URL): vo
   const token = url.searchParams.get("token") ?? "";
   const userId = app.credentials.verify(token, "admin");
   if (!userId) {
-    sendError(res, 401, "unauthorized", "That token is not valid. Use the URL `npm start` printed.");
+    refuse(res, 401, "unauthorized", "That token is not valid. Use the URL `npm start` printed.");
     return;
   }
   const login = app.logins.create(userId);

@@ -35,3 +35,17 @@ export function sendError(
 ): void {
   sendJson(res, status, { error: { code, message } }, headers);
 }
+
+/**
+ * An early refusal (401, 403, 413, 415): the answer says `Connection: close`, so Node closes the socket
+ * once it is written instead of reading on through a body nobody will use.
+ */
+export function refuse(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendError(res, status, code, message, { ...headers, Connection: "close" });
+}

@@ -12,12 +12,12 @@ import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";
 import { identify, isForeign, isSameOrigin } from "./guard.ts";
-import { BASE_HEADERS, sendError } from "./respond.ts";
+import { BASE_HEADERS, refuse } from "./respond.ts";
 
 export async function handleTrpc(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const caller = identify(app, req, "admin");
   if (!caller.userId) {
-    sendError(
+    refuse(
       res,
       401,
       "unauthorized",
@@ -29,33 +29,31 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
     return;
   }
   if (caller.via === "cookie" && isForeign(req)) {
-    sendError(res, 403, "unauthorized", "Cross-origin requests are refused.");
+    refuse(res, 403, "unauthorized", "Cross-origin requests are refused.");
     return;
   }
   const procedures = url.pathname.slice("/trpc/".length).split(",").filter(Boolean);
   if (procedures.length > app.config.maxBatchSize) {
-    sendError(res, 413, "invalid_call", batchTooLarge(app.config, procedures.length));
+    refuse(res, 413, "invalid_call", batchTooLarge(app.config, procedures.length));
     return;
   }
   let body: Buffer | undefined;
   if (req.method === "POST") {
     const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") {
-      sendError(res, 415, "invalid_call", "Send JSON: Content-Type must be application/json.");
+      refuse(res, 415, "invalid_call", "Send JSON: Content-Type must be application/json.");
       return;
     }
     const read = await readBody(req, app.config.maxBodyBytes);
     if (!read.ok) {
       if (read.reason === "too_large")
-        sendError(res, 413, "invalid_call", `The request body is larger than ${app.config.maxBodyBytes} bytes.`, {
-          Connection: "close",
-        });
+        refuse(res, 413, "invalid_call", `The request body is larger than ${app.config.maxBodyBytes} bytes.`);
       else res.destroy();
       return;
     }
     body = read.body;
   } else if (req.method !== "GET") {
-    sendError(res, 405, "invalid_call", "Use GET for queries and subscriptions, POST for mutations.");
+    refuse(res, 405, "invalid_call", "Use GET for queries and subscriptions, POST for mutations.");
     return;
   }
 

@@ -14,7 +14,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AppServices } from "../app-services.ts";
 import { readBody } from "../http/body.ts";
 import { bearer, identify, isForeign } from "../http/guard.ts";
-import { sendError } from "../http/respond.ts";
+import { refuse } from "../http/respond.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { SandboxPool } from "./pool.ts";
 import { createMcpServer, type McpSessionServer } from "./server.ts";
@@ -41,8 +41,9 @@ interface Entry {
   lastSeen: number;
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "Content-Type": "application/json" });
+/** A JSON-RPC error answer; `early` (sent before the body was read) also closes the connection. */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, early = false): void {
+  res.writeHead(status, { "Content-Type": "application/json", ...(early ? { Connection: "close" } : {}) });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
@@ -105,20 +106,20 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       return;
     }
     if (isForeign(req)) {
-      sendError(res, 403, "unauthorized", "Requests from another origin may not use /mcp.");
+      refuse(res, 403, "unauthorized", "Requests from another origin may not use /mcp.");
       return;
     }
     const { userId } = identify(app, req, "mcp");
     if (!userId) {
       const presented = bearer(req) !== undefined;
-      sendError(res, 401, "unauthorized", "/mcp needs the MCP token: send Authorization: Bearer <MCP token>.", {
+      refuse(res, 401, "unauthorized", "/mcp needs the MCP token: send Authorization: Bearer <MCP token>.", {
         "WWW-Authenticate": `Bearer realm="nodetool-mcp"${presented ? ', error="invalid_token"' : ""}`,
       });
       return;
     }
     const method = req.method ?? "GET";
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
-      res.writeHead(405, { Allow: "GET, POST, DELETE" }).end();
+      res.writeHead(405, { Allow: "GET, POST, DELETE", Connection: "close" }).end();
       return;
     }
     const header = req.headers["mcp-session-id"];
@@ -126,7 +127,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     const entry = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined && (!entry || entry.userId !== userId)) {
       // Someone else's session looks exactly like one that never existed.
-      rpcError(res, 404, -32001, "Session not found; initialize a new one.");
+      rpcError(res, 404, -32001, "Session not found; initialize a new one.", true);
       return;
     }
     let body: unknown;
@@ -134,7 +135,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       const read = await readBody(req, app.config.maxBodyBytes);
       if (!read.ok) {
         if (read.reason === "too_large")
-          rpcError(res, 413, -32600, `The request body is over ${app.config.maxBodyBytes} bytes.`);
+          rpcError(res, 413, -32600, `The request body is over ${app.config.maxBodyBytes} bytes.`, true);
         else res.destroy();
         return;
       }
