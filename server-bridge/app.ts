@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { toFailure } from "../shared/protocol/errors.ts";
 import type { AppServices } from "./app-services.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
 import { assetLimits } from "./assets/store.ts";
@@ -16,6 +17,7 @@ import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
 import { refuse, sendError, sendJson } from "./http/respond.ts";
 import { attachSockets, type SocketServer } from "./http/sockets.ts";
+import { HTTP_STATUS } from "./http/status.ts";
 import { handleTrpc } from "./http/trpc.ts";
 import { isTypesPath, serveTypes } from "./http/types.ts";
 import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
@@ -102,7 +104,8 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(config) }, (req, res) => {
     route(app, hosts, req, res, mcp).catch((err: unknown) => {
       log("error", "request failed", err);
-      if (!res.headersSent) sendError(res, 500, "capability_failed", "The server failed on this request.");
+      const { code, message } = toFailure(err);
+      if (!res.headersSent) sendError(res, HTTP_STATUS[code], code, message);
       else res.destroy();
     });
   });

@@ -8,7 +8,7 @@ import { createServices, startApp } from "./app.ts";
 import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
-import { type LocalRun, openLocalRun, terminalApprover } from "./runs/local.ts";
+import { type LocalRun, openLocalRun } from "./runs/local.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
@@ -37,7 +37,6 @@ async function main(argv: string[]): Promise<number> {
             const opened = local;
             return { run: opened.live.run, mounted: opened.live.mounted, end: async () => opened.end() };
           },
-          terminalApprover,
         });
       } finally {
         local?.end();

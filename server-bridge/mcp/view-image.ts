@@ -9,12 +9,13 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import sharp, { type Metadata } from "sharp";
 import { z } from "zod";
-import { type ErrorCode, isCodedError } from "../../shared/protocol/errors.ts";
+import { CodedError, type ErrorCode, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import { base64ToBytes } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
 import { MAX_INPUT_PIXELS } from "../assets/images.ts";
 import { sniffRaster } from "../assets/media-types.ts";
 import { AssetStore, assetLimits } from "../assets/store.ts";
+import { toolError } from "./tools.ts";
 
 /** Decoded bytes a data: URI may carry. */
 export const DATA_URI_MAX_BYTES = 8 * 1024 * 1024;
@@ -43,13 +44,9 @@ export type ViewImageInput = z.infer<typeof ViewImageInput>;
 export const VIEW_IMAGE_DESCRIPTION =
   "Show an image to you: an image asset by id (the {$asset} an action returned, e.g. from assets.save or assets.list) or a data: URI. Optional region crops in source pixels; detail low caps the longest side at 768 px. No file paths or remote URLs: fetch or save them as assets with execute_code first.";
 
-class ViewError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+/** A refusal with its code, answered as a tool error by the handler's catch. */
+function refused(code: ErrorCode, message: string): CodedError {
+  return new CodedError({ code, message });
 }
 
 interface Source {
@@ -62,10 +59,10 @@ function loadSource(app: AppServices, userId: string, ref: string): Source {
   if (/^data:/i.test(trimmed)) {
     const match = trimmed.match(/^data:(image\/[\w.+-]+)?(?:;[\w-]+=[\w.-]+)*;base64,([A-Za-z0-9+/=\s]*)$/i);
     if (!match)
-      throw new ViewError("invalid_call", "Only base64 data: URIs of images are accepted (data:image/png;base64,...).");
+      throw refused("invalid_call", "Only base64 data: URIs of images are accepted (data:image/png;base64,...).");
     const body = (match[2] ?? "").replace(/\s+/g, "");
     if (Math.floor((body.length * 3) / 4) > DATA_URI_MAX_BYTES) {
-      throw new ViewError(
+      throw refused(
         "invalid_call",
         `The data: URI holds more than ${DATA_URI_MAX_BYTES >> 20} MiB; save the image as an asset and view it by id.`,
       );
@@ -73,13 +70,13 @@ function loadSource(app: AppServices, userId: string, ref: string): Source {
     return { bytes: base64ToBytes(body, "image_id"), label: "data: URI" };
   }
   if (/^file:/i.test(trimmed)) {
-    throw new ViewError(
+    throw refused(
       "invalid_call",
       "file:// paths are not read by this server. Save the image as an asset (assets.save in execute_code) and view it by id.",
     );
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) && !/^asset:\/\//i.test(trimmed)) {
-    throw new ViewError(
+    throw refused(
       "invalid_call",
       "Remote URLs are not fetched by view_image. Fetch the image with web.request in execute_code, save it with assets.save, then view it by id.",
     );
@@ -88,24 +85,24 @@ function loadSource(app: AppServices, userId: string, ref: string): Source {
   const assets = new AssetStore(app.store, assetLimits(app.config));
   const row = /^[\w-]{1,200}$/.test(id) ? assets.find(userId, id) : undefined;
   if (!row)
-    throw new ViewError(
+    throw refused(
       "invalid_call",
       `No image asset "${id.slice(0, 200)}". List them with assets.list({content_type: "image/"}) in execute_code.`,
     );
   if (row.kind !== "image")
-    throw new ViewError("invalid_call", `Asset ${row.id} is ${row.content_type}, not an image view_image can show.`);
+    throw refused("invalid_call", `Asset ${row.id} is ${row.content_type}, not an image view_image can show.`);
   return { bytes: assets.read(row), label: `${row.id} "${row.name}"` };
 }
 
 async function render(source: Source, input: ViewImageInput) {
   const type = sniffRaster(source.bytes);
-  if (!type) throw new ViewError("invalid_call", `${source.label} is not a PNG, JPEG, WebP, GIF, AVIF or TIFF image.`);
+  if (!type) throw refused("invalid_call", `${source.label} is not a PNG, JPEG, WebP, GIF, AVIF or TIFF image.`);
   const open = () => sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", pages: 1 }).rotate();
   let meta: Metadata;
   try {
     meta = await sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 }).metadata();
   } catch {
-    throw new ViewError(
+    throw refused(
       "invalid_call",
       `${source.label} could not be decoded as an image (corrupt, truncated, or over ${MAX_INPUT_PIXELS} pixels).`,
     );
@@ -116,7 +113,7 @@ async function render(source: Source, input: ViewImageInput) {
   const region = input.region;
   if (region) {
     if (region.x + region.width > width || region.y + region.height > height) {
-      throw new ViewError(
+      throw refused(
         "invalid_call",
         `The region ${region.width}x${region.height} at (${region.x}, ${region.y}) does not fit in the ${width}x${height} image.`,
       );
@@ -133,10 +130,7 @@ async function render(source: Source, input: ViewImageInput) {
     });
     return { data, info, width, height, type, mimeType: png ? "image/png" : "image/jpeg" };
   } catch {
-    throw new ViewError(
-      "invalid_call",
-      `${source.label} could not be decoded as an image (corrupt or truncated data).`,
-    );
+    throw refused("invalid_call", `${source.label} could not be decoded as an image (corrupt or truncated data).`);
   }
 }
 
@@ -158,13 +152,8 @@ export async function viewImage(app: AppServices, userId: string, input: ViewIma
       ],
     };
   } catch (err) {
-    if (!(err instanceof ViewError) && !isCodedError(err)) app.log("error", "view_image failed", err);
-    const code: ErrorCode =
-      err instanceof ViewError ? err.code : isCodedError(err) ? err.payload.code : "capability_failed";
-    const message =
-      err instanceof ViewError || isCodedError(err)
-        ? err.message
-        : "The image could not be shown; nothing more is known.";
-    return { content: [{ type: "text", text: `${code}: ${message}` }], isError: true };
+    if (!isCodedError(err)) app.log("error", "view_image failed", err);
+    const { code, message } = toFailure(err, "The image could not be shown; nothing more is known.");
+    return toolError(code, message);
   }
 }

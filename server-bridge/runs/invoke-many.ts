@@ -7,7 +7,7 @@
  * held call, and the client sends it again with the same callId.
  */
 import type { Actor } from "../../shared/capabilities/types.ts";
-import { failure, isCodedError } from "../../shared/protocol/errors.ts";
+import { isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import type { AnswerGroup, InvokeAnswer, InvokeCall } from "../../shared/protocol/server.ts";
 import type { Runs } from "./runs.ts";
 
@@ -25,12 +25,8 @@ export async function* invokeMany(
       wake?.();
     };
     runs.invoke(userId, { ...call, runId: input.runId, actor: input.actor }).then(answered, (err: unknown) => {
-      if (isCodedError(err)) return answered({ ok: false, error: err.payload });
-      logError(call.export, err);
-      answered({
-        ok: false,
-        error: failure("capability_failed", `${call.export} failed on the server; nothing more is known.`),
-      });
+      if (!isCodedError(err)) logError(call.export, err);
+      answered({ ok: false, error: toFailure(err, `${call.export} failed on the server; nothing more is known.`) });
     });
   }
   let left = input.calls.length;

@@ -4,9 +4,8 @@
  * gate (reads only). With a mode, asks go to the approver the caller supplies (a terminal prompt, an
  * MCP elicitation) or are denied with a message naming how to choose a mode.
  */
-import { createInterface } from "node:readline/promises";
 import type { Mode } from "../../shared/capabilities/types.ts";
-import type { ApprovalOutcome, Approver } from "../../shared/gate/approvals.ts";
+import type { Approver } from "../../shared/gate/approvals.ts";
 import { denyingApprover, headlessGate } from "../../shared/gate/headless.ts";
 import type { AppServices } from "../app-services.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
@@ -49,29 +48,6 @@ export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalR
     end: () => {
       app.runs.end(LOCAL_USER, live.id, "ended");
       app.audit.flush();
-    },
-  };
-}
-
-/** Asks on the terminal (prompt on stderr, so stdout stays the observation). */
-export function terminalApprover(): Approver {
-  return {
-    async ask(request, signal): Promise<ApprovalOutcome> {
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        process.stderr.write(
-          `\nApproval needed: ${request.capability} (${request.category})\n  ${request.message}\n` +
-            (request.agent_message ? `  the agent says: ${request.agent_message}\n` : "") +
-            `  args: ${JSON.stringify(request.args)}\n`,
-        );
-        const answer = (await rl.question("Allow? [y]es once / [s]ession / [N]o: ", { signal })).trim().toLowerCase();
-        const choice = answer === "y" || answer === "yes" ? "allow" : answer === "s" ? "allow_for_session" : "deny";
-        return { kind: "answer", answer: choice, approval_id: request.approval_id, hash: request.hash };
-      } catch {
-        return { kind: "timeout" };
-      } finally {
-        rl.close();
-      }
     },
   };
 }

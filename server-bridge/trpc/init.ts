@@ -3,9 +3,9 @@
  * shape. A CodedError thrown by a procedure becomes a tRPC error whose `data.error` carries our code.
  */
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { ErrorCode } from "../../shared/protocol/errors.ts";
-import { isCodedError } from "../../shared/protocol/errors.ts";
+import { type ErrorCode, type FailurePayload, failure, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
+import { trpcCodeFor } from "../http/status.ts";
 
 export interface RequestContext {
   app: AppServices;
@@ -25,50 +25,42 @@ export interface SocketState {
   inFlight: number;
 }
 
-const INTERNAL = "The server failed on this request; nothing more is known. Retry once, then try another way.";
+/**
+ * Codes for the refusals tRPC makes itself (input validation, unknown procedure, the auth middleware
+ * below); anything else it reports is a bug, normalised by `toFailure`.
+ */
+const TRPC_REFUSALS: Partial<Record<TRPCError["code"], ErrorCode>> = {
+  UNAUTHORIZED: "unauthorized",
+  FORBIDDEN: "unauthorized",
+  TIMEOUT: "timeout",
+  CLIENT_CLOSED_REQUEST: "cancelled",
+};
+
+function failureOf(error: TRPCError, message: string): FailurePayload {
+  const cause = error.cause;
+  if (isCodedError(cause) || error.code === "INTERNAL_SERVER_ERROR") return toFailure(cause);
+  return failure(TRPC_REFUSALS[error.code] ?? "invalid_call", message);
+}
 
 const t = initTRPC.context<RequestContext>().create({
   // Keep event streams alive through proxies, and let clients notice a dead one and reconnect.
   sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
   errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const coded = isCodedError(cause) ? cause.payload : undefined;
     // An unexpected throw's own text may name host paths or internals: the client gets a fixed one
     // (the router's onError logs the real error on the server).
-    const message = coded?.message ?? (error.code === "INTERNAL_SERVER_ERROR" ? INTERNAL : shape.message);
-    return {
-      ...shape,
-      message,
-      data: { ...shape.data, stack: undefined, error: coded ?? { code: codeFor(error.code), message } },
-    };
+    const payload = failureOf(error, shape.message);
+    return { ...shape, message: payload.message, data: { ...shape.data, stack: undefined, error: payload } };
   },
 });
 
-function codeFor(code: TRPCError["code"]): ErrorCode {
-  switch (code) {
-    case "UNAUTHORIZED":
-    case "FORBIDDEN":
-      return "unauthorized";
-    case "BAD_REQUEST":
-    case "PARSE_ERROR":
-    case "PAYLOAD_TOO_LARGE":
-    case "UNSUPPORTED_MEDIA_TYPE":
-    case "TOO_MANY_REQUESTS":
-      return "invalid_call";
-    default:
-      return "capability_failed";
-  }
-}
-
 export const router = t.router;
 
-/** Converts CodedErrors into TRPCErrors with a fitting HTTP status. */
+/** Converts CodedErrors into TRPCErrors with the HTTP status the code table gives them. */
 const coded = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && isCodedError(result.error.cause)) {
     const payload = result.error.cause.payload;
-    const status = payload.code === "unauthorized" ? "FORBIDDEN" : "BAD_REQUEST";
-    throw new TRPCError({ code: status, message: payload.message, cause: result.error.cause });
+    throw new TRPCError({ code: trpcCodeFor(payload.code), message: payload.message, cause: result.error.cause });
   }
   return result;
 });

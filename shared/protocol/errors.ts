@@ -63,3 +63,16 @@ export class CodedError extends Error {
 export function isCodedError(err: unknown): err is CodedError {
   return err instanceof CodedError;
 }
+
+/** What the reader of a failure nobody expected is told: a fixed text, never the error's own. */
+export const UNEXPECTED_FAILURE =
+  "The server failed on this request; nothing more is known. Retry once, then try another way.";
+
+/**
+ * The one normaliser for errors at the edges (HTTP, tRPC, MCP): a CodedError keeps its payload,
+ * anything else (a bug, a library's throw) becomes `capability_failed` with `message`, because its own
+ * text may name host paths or internals. Log the original where it is caught.
+ */
+export function toFailure(err: unknown, message: string = UNEXPECTED_FAILURE): FailurePayload {
+  return isCodedError(err) ? err.payload : failure("capability_failed", message);
+}

@@ -10,7 +10,6 @@
  * sandbox's own setup modules) may import the bridge; the loader enforces that.
  */
 import {
-  allSpecs,
   findModule,
   findSpec,
   inputJsonSchema,
@@ -223,7 +222,3 @@ export function catalogSchemas(
   return { input_schema: inputJsonSchema(spec), output_schema: outputJsonSchema(spec) };
 }
 
-/** Every wire name in the table (used by tests to check facades cover the table). */
-export function allWireNames(): string[] {
-  return allSpecs().map((s) => s.name);
-}
