@@ -1,10 +1,11 @@
 /**
  * The CLI entry: `start` (serve the app, the API and MCP at /mcp), `mcp` (MCP over stdio for the local
  * user), `action <file|->` (run one action against the local store, observation as JSON on stdout),
- * `user add <name>` (a further user's token).
+ * `user add <name>` (a further user's tokens), `token add|list|revoke` (API tokens for scripts).
  * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
+import { tokenCommand, userCommand } from "./cli/accounts.ts";
 import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
@@ -49,21 +50,19 @@ async function main(argv: string[]): Promise<number> {
     case "mcp":
       // MCP over stdio: nothing but protocol on stdout (see mcp/stdio.ts).
       return await mcpStdioCommand(rest);
-    case "user": {
-      const [verb, name] = rest;
-      if (verb !== "add" || !name) {
-        process.stderr.write("usage: user add <name>\n");
-        return 2;
-      }
+    case "user":
+    case "token": {
       const app = createServices(configFromEnv());
-      const { userId, token } = app.credentials.addUser(name);
-      process.stdout.write(`${JSON.stringify({ userId, token })}\n`);
-      app.store.dispose();
-      return 0;
+      try {
+        const run = command === "user" ? userCommand : tokenCommand;
+        return run(rest, app, { stdout: process.stdout, stderr: process.stderr });
+      } finally {
+        app.store.dispose();
+      }
     }
     default:
       process.stderr.write(
-        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, user add <name>\n`,
+        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, user add <name>, token add|list|revoke\n`,
       );
       return 2;
   }

@@ -1,5 +1,5 @@
 /**
- * `GET /assets/<id>`: an asset, to its owner only (login cookie or bearer token). Another user's id
+ * `GET /assets/<id>`: an asset, to its owner only (login cookie, admin or API token). Another user's id
  * and an unknown id answer the same 404, so ids never reveal what exists. Only re-encoded raster
  * images are served inline; everything else (SVG and HTML included) is an attachment, and every
  * answer carries `nosniff` and a sandboxing CSP, so nothing an action saved can run script in the
@@ -8,7 +8,7 @@
 import { createReadStream } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppServices } from "../app-services.ts";
-import { identify } from "../http/guard.ts";
+import { API_CALLERS, identify } from "../http/guard.ts";
 import { BASE_HEADERS, refuse, sendError } from "../http/respond.ts";
 import { isRasterType } from "./media-types.ts";
 import { AssetStore } from "./store.ts";
@@ -31,13 +31,18 @@ export function contentDisposition(kind: "inline" | "attachment", name: string):
 
 export function serveAsset(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
   const id = url.pathname.match(ASSET_PATH)?.[1] as string;
-  const caller = identify(app, req, "admin");
-  if (!caller.userId) {
-    refuse(res, 401, "unauthorized", "Sign in (open the URL `npm start` printed) or send the admin token.");
+  const caller = identify(app, req, API_CALLERS);
+  if (!caller) {
+    refuse(
+      res,
+      401,
+      "unauthorized",
+      "Sign in (open the URL `npm start` printed) or send an API token as a bearer token.",
+    );
     return;
   }
   const assets = new AssetStore(app.store);
-  const row = assets.find(caller.userId, id);
+  const row = assets.find(caller.user, id);
   const file = row ? assets.fileOf(row) : undefined;
   if (!row || !file) {
     sendError(res, 404, "capability_failed", "There is no asset at this address.");

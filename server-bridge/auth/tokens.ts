@@ -1,8 +1,9 @@
 /**
- * Credentials (DESIGN.md section 8a). Two scopes: the admin token (browser login and API scripts) and
- * the MCP token (`/mcp` only). The local user's tokens come from AUTH_TOKEN / MCP_TOKEN or are
- * generated into $DATA_DIR (mode 0600). Further users get tokens stored only as SHA-256 hashes.
- * Every comparison is constant-time.
+ * Credentials (DESIGN.md section 8a). Three scopes: the admin token (browser login and API scripts),
+ * API tokens (the API only: they can never sign a browser in), and the MCP token (`/mcp` only). The
+ * local user's admin and MCP tokens come from AUTH_TOKEN / MCP_TOKEN or are generated into $DATA_DIR
+ * (mode 0600). Every other token is stored only as its SHA-256 hash and shown once, when made.
+ * Comparisons are constant-time (the local tokens) or by hash (the stored ones).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,14 +11,14 @@ import { join } from "node:path";
 import type { Store } from "../store/db.ts";
 
 export const LOCAL_USER = "local";
-export type Scope = "admin" | "mcp";
+export type Scope = "admin" | "api" | "mcp";
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export function newToken(): string {
-  return randomBytes(24).toString("base64url");
+export function newToken(prefix = ""): string {
+  return `${prefix}${randomBytes(24).toString("base64url")}`;
 }
 
 function fileToken(dataDir: string, name: string, fromEnv: string | undefined): string {
@@ -36,8 +37,8 @@ function fileToken(dataDir: string, name: string, fromEnv: string | undefined): 
 export interface Credentials {
   adminToken: string;
   mcpToken: string;
-  /** The user a bearer token (or login token) belongs to in `scope`, or undefined. */
-  verify(token: string, scope: Scope): string | undefined;
+  /** Whose token this is and in which scope, or undefined for a token nobody holds. */
+  identify(token: string): { user: string; scope: Scope } | undefined;
   /** Adds a user and returns their new admin token (shown once, stored hashed). */
   addUser(name: string): { userId: string; token: string };
 }
@@ -51,31 +52,34 @@ export function loadCredentials(
   store
     .sql("INSERT OR IGNORE INTO users (id, name, created_at) VALUES (?, ?, ?)")
     .run(LOCAL_USER, "Local user", Date.now());
-  const local: Record<Scope, Buffer> = {
-    admin: Buffer.from(hashToken(adminToken), "hex"),
-    mcp: Buffer.from(hashToken(mcpToken), "hex"),
-  };
+  const local: [Scope, Buffer][] = [
+    ["admin", Buffer.from(hashToken(adminToken), "hex")],
+    ["mcp", Buffer.from(hashToken(mcpToken), "hex")],
+  ];
+  const insert = store.sql("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, ?, ?)");
   return {
     adminToken,
     mcpToken,
-    verify(token, scope) {
+    identify(token) {
       if (!token || token.length > 512) return undefined;
       const hash = Buffer.from(hashToken(token), "hex");
-      if (timingSafeEqual(hash, local[scope])) return LOCAL_USER;
+      let found: Scope | undefined;
+      // Both are compared, whichever matches: the time taken says nothing about which one it was.
+      for (const [scope, expected] of local) if (timingSafeEqual(hash, expected)) found = scope;
+      if (found) return { user: LOCAL_USER, scope: found };
       // Lookup by hash: the secret itself is never compared byte by byte.
-      const row = store
-        .sql("SELECT user_id FROM api_tokens WHERE token_hash = ? AND scope = ?")
-        .get(hash.toString("hex"), scope) as { user_id: string } | undefined;
-      return row?.user_id;
+      const row = store.sql("SELECT user_id, scope FROM api_tokens WHERE token_hash = ?").get(hash.toString("hex")) as
+        | { user_id: string; scope: Scope }
+        | undefined;
+      return row ? { user: row.user_id, scope: row.scope } : undefined;
     },
     addUser(name) {
       const userId = `user_${randomBytes(6).toString("hex")}`;
       const token = newToken();
       store.tx(() => {
-        store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, Date.now());
-        store
-          .sql("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'admin', ?)")
-          .run(hashToken(token), userId, Date.now());
+        const at = Date.now();
+        store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, at);
+        insert.run(hashToken(token), userId, "admin", at);
       });
       return { userId, token };
     },

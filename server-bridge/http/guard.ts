@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { AppServices } from "../app-services.ts";
+import type { Caller, Via } from "../auth/caller.ts";
 import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
-import type { Scope } from "../auth/tokens.ts";
 
 export function allowedHosts(host: string, port: number): Set<string> {
   const names = new Set(["127.0.0.1", "localhost", "[::1]", host]);
@@ -33,25 +33,31 @@ export function isForeign(req: IncomingMessage): boolean {
   return origin !== undefined && origin !== `http://${req.headers.host}`;
 }
 
-export interface Caller {
-  userId: string | undefined;
-  via: "cookie" | "bearer" | "none";
-}
-
 export function bearer(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match?.[1];
 }
 
-export function identify(app: AppServices, req: IncomingMessage, scope: Scope): Caller {
+/** Who may call the API (`/trpc`, `/assets`): the person's browser, the admin token, an API token. */
+export const API_CALLERS: readonly Via[] = ["cookie", "bearer", "api"];
+/** Who may call `/mcp`: the MCP token only. */
+export const MCP_CALLERS: readonly Via[] = ["mcp"];
+
+/**
+ * The caller, if the request carries a credential `accept` admits. A bearer token is judged alone (a
+ * wrong one is not rescued by a cookie); without one, the login cookie, when `accept` has `cookie`.
+ */
+export function identify(app: AppServices, req: IncomingMessage, accept: readonly Via[]): Caller | undefined {
   const token = bearer(req);
   if (token !== undefined) {
-    const userId = app.credentials.verify(token, scope);
-    return userId ? { userId, via: "bearer" } : { userId: undefined, via: "none" };
+    const found = app.credentials.identify(token);
+    if (!found) return undefined;
+    const via: Via = found.scope === "admin" ? "bearer" : found.scope;
+    return accept.includes(via) ? { user: found.user, via } : undefined;
   }
-  if (scope !== "admin") return { userId: undefined, via: "none" };
+  if (!accept.includes("cookie")) return undefined;
   const login = readCookie(req.headers.cookie, COOKIE_NAME);
-  const userId = login ? app.logins.userOf(login) : undefined;
-  return userId ? { userId, via: "cookie" } : { userId: undefined, via: "none" };
+  const user = login ? app.logins.userOf(login) : undefined;
+  return user && login ? { user, via: "cookie", session: login } : undefined;
 }

@@ -1,6 +1,6 @@
 /**
- * The login redirect and the page shell. `/?token=...` with a valid admin token sets the login
- * cookie and redirects to `/` without the token; the built page is served from `webDir` when present.
+ * The login redirect and the page shell. `/?token=...` with a valid admin token (never an API or MCP
+ * token) sets the login cookie and redirects to `/` without the token; the built page is served from `webDir` when present.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -30,12 +30,17 @@ const TYPES: Record<string, string> = {
 
 export function handleLogin(app: AppServices, res: ServerResponse, url: URL): void {
   const token = url.searchParams.get("token") ?? "";
-  const userId = app.credentials.verify(token, "admin");
-  if (!userId) {
-    refuse(res, 401, "unauthorized", "That token is not valid. Use the URL `npm start` printed.");
+  const found = app.credentials.identify(token);
+  if (found?.scope !== "admin") {
+    // An API or MCP token is a script's: it never becomes a person who could answer approvals.
+    const message =
+      found === undefined
+        ? "That token is not valid. Use the URL `npm start` printed."
+        : "This token opens the API only; it cannot sign a browser in. Use the admin token (the URL `npm start` printed).";
+    refuse(res, 401, "unauthorized", message);
     return;
   }
-  const login = app.logins.create(userId);
+  const login = app.logins.create(found.user);
   res.writeHead(303, {
     ...BASE_HEADERS,
     Location: "/",
@@ -72,7 +77,7 @@ export function servePage(app: AppServices, req: IncomingMessage, res: ServerRes
     return;
   }
   const index = join(root, "index.html");
-  const signedIn = identify(app, req, "admin").userId !== undefined;
+  const signedIn = identify(app, req, ["cookie"]) !== undefined;
   const html = existsSync(index) ? readFileSync(index, "utf8") : fallbackPage(signedIn);
   res.writeHead(200, {
     ...BASE_HEADERS,

@@ -5,7 +5,7 @@
  * - the `Host` check (DNS rebinding), and an `Origin` that is exactly the app's own: a WebSocket is not
  *   covered by CORS, so any page could otherwise open one to 127.0.0.1 with the user's cookies;
  * - a browser is authenticated by its login cookie at the upgrade; a script (no cookie, no Origin or
- *   our own) by the admin token in `connectionParams` within `AUTH_DEADLINE_MS`, else it is closed;
+ *   our own) by an API token (or the admin token) in `connectionParams` within `AUTH_DEADLINE_MS`, else it is closed;
  *   such sockets waiting to authenticate are capped, and so are sockets per user;
  * - per connection: message size (the body cap; `ws` closes with 1009 past it), calls in flight (the
  *   tRPC middleware in trpc/init.ts refuses past the batch cap, the socket stays usable), a send
@@ -22,6 +22,7 @@ import { applyWSSHandler } from "@trpc/server/adapters/ws";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
+import type { Caller } from "../auth/caller.ts";
 import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import type { RequestContext, SocketState } from "../trpc/init.ts";
 import { appRouter } from "../trpc/router.ts";
@@ -36,8 +37,8 @@ const MAX_SOCKETS_PER_USER = 16;
 
 interface Entry {
   state: SocketState;
-  userId: string | undefined;
-  loginId: string | undefined;
+  /** Who the socket acts for: known at the upgrade (cookie) or once connectionParams arrive (token). */
+  caller: Caller | undefined;
   authTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -52,8 +53,8 @@ export interface SocketServer {
 export function attachSockets(app: AppServices, server: Server, hosts: () => Set<string>): SocketServer {
   const entries = new Map<WebSocket, Entry>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: app.config.maxBodyBytes });
-  const byUser = (userId: string) => [...entries.values()].filter((e) => e.userId === userId).length;
-  const unauthenticated = () => [...entries.values()].filter((e) => e.userId === undefined).length;
+  const byUser = (userId: string) => [...entries.values()].filter((e) => e.caller?.user === userId).length;
+  const unauthenticated = () => [...entries.values()].filter((e) => e.caller === undefined).length;
 
   const handler = applyWSSHandler({
     wss,
@@ -63,23 +64,19 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     createContext: ({ res: socket, info }): RequestContext => {
       const entry = entries.get(socket);
       if (!entry) throw new Error("a socket the upgrade did not register");
-      if (entry.userId === undefined) {
+      if (entry.caller === undefined) {
         const token = info.connectionParams?.token;
-        const userId = typeof token === "string" ? app.credentials.verify(token, "admin") : undefined;
-        if (!userId) throw unauthorized("connectionParams.token is not a valid admin token.");
-        if (byUser(userId) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
-        entry.userId = userId;
+        const found = typeof token === "string" ? app.credentials.identify(token) : undefined;
+        // The API's tokens (admin or API): the MCP token opens /mcp only.
+        if (found?.scope !== "admin" && found?.scope !== "api") {
+          throw unauthorized("connectionParams.token is not a valid API or admin token.");
+        }
+        if (byUser(found.user) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
+        entry.caller = { user: found.user, via: found.scope === "admin" ? "bearer" : "api" };
         clearTimeout(entry.authTimer);
-        return { app, userId, via: "bearer", sameOrigin: false, socket: entry.state };
+        return { app, caller: entry.caller, sameOrigin: false, socket: entry.state };
       }
-      return {
-        app,
-        userId: entry.userId,
-        via: "cookie",
-        sameOrigin: true,
-        socket: entry.state,
-        loginId: entry.loginId,
-      };
+      return { app, caller: entry.caller, sameOrigin: true, socket: entry.state };
     },
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
@@ -103,22 +100,25 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     const loginId = origin === undefined ? undefined : readCookie(req.headers.cookie, COOKIE_NAME);
     const userId = loginId ? app.logins.userOf(loginId) : undefined;
     if (!userId && url.searchParams.get("connectionParams") !== "1") {
-      return refuse(socket, 401, "unauthorized", "Sign in first, or send the admin token in connectionParams.");
+      return refuse(socket, 401, "unauthorized", "Sign in first, or send an API token in connectionParams.");
     }
     if (userId && byUser(userId) >= MAX_SOCKETS_PER_USER) return refuse(socket, 429, "unauthorized", tooManySockets());
     if (!userId && unauthenticated() >= MAX_UNAUTHENTICATED) {
       return refuse(socket, 503, "unauthorized", "Too many sockets are waiting to authenticate; try again shortly.");
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const entry: Entry = { state: { inFlight: 0 }, userId, loginId: userId ? loginId : undefined };
+      const entry: Entry = {
+        state: { inFlight: 0 },
+        caller: userId ? { user: userId, via: "cookie", session: loginId } : undefined,
+      };
       entries.set(ws, entry);
       if (!userId) {
         entry.authTimer = setTimeout(() => {
-          if (entry.userId === undefined) ws.close(4401, "not authenticated in time");
+          if (entry.caller === undefined) ws.close(4401, "not authenticated in time");
         }, AUTH_DEADLINE_MS);
       }
       boundSendBuffer(ws, app.config.maxBodyBytes * 4, () =>
-        app.log("warn", "closed a socket whose reader fell behind", { userId: entry.userId }),
+        app.log("warn", "closed a socket whose reader fell behind", { userId: entry.caller?.user }),
       );
       ws.once("close", () => {
         clearTimeout(entry.authTimer);
@@ -134,8 +134,8 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     let closed = 0;
     for (const [ws, entry] of entries) {
       const hit =
-        (match.loginId !== undefined && entry.loginId === match.loginId) ||
-        (match.userId !== undefined && entry.userId === match.userId);
+        (match.loginId !== undefined && entry.caller?.session === match.loginId) ||
+        (match.userId !== undefined && entry.caller?.user === match.userId);
       if (hit) {
         if (abrupt) ws.terminate();
         else ws.close(4403, reason.slice(0, 100));

@@ -11,17 +11,17 @@ import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";
-import { identify, isForeign, isSameOrigin } from "./guard.ts";
+import { API_CALLERS, identify, isForeign, isSameOrigin } from "./guard.ts";
 import { BASE_HEADERS, refuse } from "./respond.ts";
 
 export async function handleTrpc(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const caller = identify(app, req, "admin");
-  if (!caller.userId) {
+  const caller = identify(app, req, API_CALLERS);
+  if (!caller) {
     refuse(
       res,
       401,
       "unauthorized",
-      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <admin token>.",
+      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <API token> (`token add --name <name>` makes one).",
       {
         "WWW-Authenticate": 'Bearer realm="nodetool"',
       },
@@ -79,13 +79,7 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
     req: request,
     router: appRouter,
     maxBatchSize: app.config.maxBatchSize,
-    createContext: () => ({
-      app,
-      userId: caller.userId,
-      via: caller.via,
-      sameOrigin: caller.via === "cookie" && isSameOrigin(req),
-      loginId: caller.via === "cookie" ? readCookie(req.headers.cookie, COOKIE_NAME) : undefined,
-    }),
+    createContext: () => ({ app, caller, sameOrigin: caller.via === "cookie" && isSameOrigin(req) }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
     },

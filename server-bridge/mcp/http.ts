@@ -12,8 +12,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { AppServices } from "../app-services.ts";
+import type { Caller } from "../auth/caller.ts";
 import { readBody } from "../http/body.ts";
-import { bearer, identify, isForeign } from "../http/guard.ts";
+import { bearer, identify, isForeign, MCP_CALLERS } from "../http/guard.ts";
 import { refuse } from "../http/respond.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { SandboxPool } from "./pool.ts";
@@ -35,7 +36,7 @@ export interface McpHttp {
 }
 
 interface Entry {
-  userId: string;
+  caller: Caller;
   session: McpSessionServer;
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
@@ -70,7 +71,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
   );
   sweep.unref();
 
-  async function open(userId: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function open(caller: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     if (sessions.size >= maxSessions) {
       rpcError(res, 503, -32000, "Too many MCP sessions are open on this server; close one (DELETE /mcp) and retry.");
       return;
@@ -78,7 +79,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     pool.warm();
     const session = createMcpServer({
       app,
-      userId,
+      caller,
       mode: app.config.mcpMode,
       pool,
       library,
@@ -87,7 +88,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { userId, session, transport, lastSeen: Date.now() });
+        sessions.set(id, { caller: { ...caller, session: id }, session, transport, lastSeen: Date.now() });
       },
       onsessionclosed: (id) => drop(id),
     });
@@ -109,8 +110,8 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       refuse(res, 403, "unauthorized", "Requests from another origin may not use /mcp.");
       return;
     }
-    const { userId } = identify(app, req, "mcp");
-    if (!userId) {
+    const caller = identify(app, req, MCP_CALLERS);
+    if (!caller) {
       const presented = bearer(req) !== undefined;
       refuse(res, 401, "unauthorized", "/mcp needs the MCP token: send Authorization: Bearer <MCP token>.", {
         "WWW-Authenticate": `Bearer realm="nodetool-mcp"${presented ? ', error="invalid_token"' : ""}`,
@@ -125,7 +126,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     const entry = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && (!entry || entry.userId !== userId)) {
+    if (sessionId !== undefined && (!entry || entry.caller.user !== caller.user)) {
       // Someone else's session looks exactly like one that never existed.
       rpcError(res, 404, -32001, "Session not found; initialize a new one.", true);
       return;
@@ -147,7 +148,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       }
     }
     if (!entry) {
-      if (method === "POST" && isInitializeRequest(body)) return open(userId, req, res, body);
+      if (method === "POST" && isInitializeRequest(body)) return open(caller, req, res, body);
       rpcError(res, 400, -32000, "Bad Request: no mcp-session-id; send initialize first.");
       return;
     }

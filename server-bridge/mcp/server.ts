@@ -8,6 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import { Observation } from "../../shared/protocol/worker.ts";
 import type { AppServices } from "../app-services.ts";
+import type { Caller } from "../auth/caller.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
 import { CAPABILITIES_URI, capabilitiesDocument, SERVER_INFO } from "./catalog.ts";
 import { executeCodeDescription } from "./description.ts";
@@ -19,8 +20,8 @@ import { VIEW_IMAGE_DESCRIPTION, ViewImageInput, viewImage } from "./view-image.
 
 export interface McpServerOptions {
   app: AppServices;
-  /** The user every call of this session acts for. */
-  userId: string;
+  /** Who every call of this session acts for (the MCP token's owner, or the local user over stdio). */
+  caller: Caller;
   mode: Mode;
   pool: SandboxPool;
   library: LibraryDispatcher;
@@ -38,7 +39,7 @@ export interface McpSessionServer {
 
 export function createMcpServer(options: McpServerOptions): McpSessionServer {
   const { app, library } = options;
-  const agent = new McpAgentSession(app, options.userId, options.mode);
+  const agent = new McpAgentSession(app, options.caller.user, options.mode);
   const packs = library.packInfo(agent.packs);
   // Tools are served by our own handlers (mcp/tools.ts), so McpServer is told only of resources.
   const server = new McpServer(SERVER_INFO, { capabilities: { resources: {} }, instructions: INSTRUCTIONS });
@@ -75,7 +76,7 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
         description: VIEW_IMAGE_DESCRIPTION,
         input: ViewImageInput,
         annotations: { readOnlyHint: true, openWorldHint: false },
-        handler: async (input) => viewImage(app, options.userId, input),
+        handler: async (input) => viewImage(app, options.caller.user, input),
       }),
     ],
     (message, err) => app.log("error", `mcp: ${message}`, err),

@@ -51,7 +51,7 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   pool.warm();
   const session = createMcpServer({
     app,
-    userId: LOCAL_USER,
+    caller: { user: LOCAL_USER, via: "mcp" },
     mode: args.mode ?? config.mcpMode,
     pool,
     library: defaultLibrary(),

@@ -5,17 +5,15 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { type ErrorCode, type FailurePayload, failure, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
+import { type Caller, isPerson } from "../auth/caller.ts";
 import { trpcCodeFor } from "../http/status.ts";
 
 export interface RequestContext {
   app: AppServices;
-  /** The authenticated user, or undefined (then every procedure refuses). */
-  userId: string | undefined;
-  /** How the caller authenticated. Only a cookie session on a same-origin request is "the person". */
-  via: "cookie" | "bearer" | "none";
+  /** Who is calling, or undefined (then every procedure refuses). */
+  caller: Caller | undefined;
+  /** Only a cookie session on a same-origin request is "the person". */
   sameOrigin: boolean;
-  /** The browser login behind a cookie request (what signing out ends). */
-  loginId?: string | undefined;
   /** The page's socket, when the request came over one (http/sockets.ts); absent over HTTP. */
   socket?: SocketState | undefined;
 }
@@ -86,19 +84,25 @@ const bounded = t.middleware(async ({ ctx, type, next }) => {
   }
 });
 
-/** Any authenticated caller: a bearer token or a cookie session. */
+/** Any authenticated caller: a token or a cookie session. `userId` is the caller's user. */
 export const authed = t.procedure
   .use(coded)
   .use(bounded)
   .use(({ ctx, next }) => {
-    if (!ctx.userId)
+    const { caller } = ctx;
+    if (!caller)
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
-    return next({ ctx: { ...ctx, userId: ctx.userId } });
+    return next({ ctx: { ...ctx, caller, userId: caller.user } });
   });
+
+/** Whether this request is the person's own act: their cookie session, from the app's own page. */
+export function byPerson(ctx: { caller: Caller; sameOrigin: boolean }): boolean {
+  return isPerson(ctx.caller) && ctx.sameOrigin;
+}
 
 /** The person's acts (answer approvals, change mode, revoke): cookie session and same origin only. */
 export const person = authed.use(({ ctx, next }) => {
-  if (ctx.via !== "cookie" || !ctx.sameOrigin) {
+  if (!byPerson(ctx)) {
     throw new TRPCError({
       code: "FORBIDDEN",
       message: "Only the signed-in person can do this, from the app's own page (a token alone cannot).",

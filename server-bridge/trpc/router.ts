@@ -11,15 +11,15 @@ import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { batchTooLarge } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { invokeMany } from "../runs/invoke-many.ts";
-import { authed, person, type RequestContext, router } from "./init.ts";
+import { authed, byPerson, person, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
 const Mode = z.enum(MODES);
 const Actor = z.enum(["agent", "user"]);
 
 /** Acting as the user (never prompted) is the person's own act: cookie session and same origin only. */
-function requirePersonFor(ctx: RequestContext, actor: "agent" | "user" | undefined): void {
-  if (actor === "user" && (ctx.via !== "cookie" || !ctx.sameOrigin)) {
+function requirePersonFor(ctx: Parameters<typeof byPerson>[0], actor: "agent" | "user" | undefined): void {
+  if (actor === "user" && !byPerson(ctx)) {
     throw new TRPCError({ code: "FORBIDDEN", message: "Only the signed-in person's page may act as the user." });
   }
 }
@@ -30,7 +30,7 @@ export const appRouter = router({
   auth: router({
     /** Signs this browser out: its login ends, and every socket it holds is closed. */
     signOut: person.mutation(({ ctx }) => {
-      if (ctx.loginId) ctx.app.logins.end(ctx.loginId);
+      if (ctx.caller.session) ctx.app.logins.end(ctx.caller.session);
       return { signedOut: true };
     }),
   }),

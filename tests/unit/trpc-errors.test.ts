@@ -20,7 +20,7 @@ async function sessionGet(err: unknown) {
     endpoint: "/trpc",
     router: appRouter,
     req: new Request(`http://127.0.0.1/trpc/session.get?input=${encodeURIComponent('{"sessionId":"ses_x"}')}`),
-    createContext: () => ({ app, userId: "user_x", via: "bearer" as const, sameOrigin: false }),
+    createContext: () => ({ app, caller: { user: "user_x", via: "bearer" as const }, sameOrigin: false }),
   });
   const text = await response.text();
   const body = JSON.parse(text) as { error: { message: string; data: { error: { code: string; message: string } } } };

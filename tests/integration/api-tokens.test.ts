@@ -1,0 +1,111 @@
+/**
+ * API tokens made with the real CLI (`token add|list|revoke`) on the store a running server uses: they
+ * open the API as bearer tokens and nothing else (no browser sign-in, no person's acts, no /mcp), are
+ * stored only as hashes, and stop working once revoked.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import { describe, expect, it } from "vitest";
+import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+import { startTestServer, WORKFLOWS } from "../support/server.ts";
+
+async function cli(dataDir: string, ...args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
+    env: { ...process.env, DATA_DIR: dataDir },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { status, stdout, stderr };
+}
+
+/** The status `session.create` gets with `token` as a bearer token. */
+const createStatus = async (url: string, token: string) =>
+  (
+    await fetch(`${url}/trpc/session.create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    })
+  ).status;
+
+const client = (url: string, token: string) =>
+  createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+  });
+
+describe("API tokens", () => {
+  it("are made, listed and revoked with the CLI; they open the API but never sign a browser in", async () => {
+    await using server = await startTestServer();
+    const added = await cli(server.dataDir, "token", "add", "--name", "ci");
+    expect(added.status).toBe(0);
+    const { name, token } = JSON.parse(added.stdout) as { name: string; token: string };
+    expect(name).toBe("ci");
+    expect(token).toMatch(/^ntapi_/);
+    expect(added.stderr).toMatch(/Shown once/);
+
+    // The API: sessions, runs and capability calls.
+    const api = client(server.url, token);
+    const { sessionId } = await api.session.create.mutate({ mode: "default" });
+    const { runId } = await api.run.start.mutate({ sessionId });
+    const listed = await api.run.invoke.mutate({ runId, module: WORKFLOWS, export: "list", args: [] });
+    expect(listed).toMatchObject({ ok: true });
+    const asset = await fetch(`${server.url}/assets/ast_${"0".repeat(32)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(asset.status).toBe(404); // authenticated: the id is simply not there
+
+    // Not a person: no browser sign-in, no approvals or mode changes, no /mcp.
+    const login = await fetch(`${server.url}/?token=${encodeURIComponent(token)}`, { redirect: "manual" });
+    expect(login.status).toBe(401);
+    expect(login.headers.get("set-cookie")).toBeNull();
+    expect((await login.json()).error.message).toMatch(/cannot sign a browser in/);
+    await expect(api.session.setMode.mutate({ sessionId, mode: "auto" })).rejects.toMatchObject({
+      data: { httpStatus: 403 },
+    });
+    await expect(api.approvals.respond.mutate({ approvalId: "apr_x", answer: "allow" })).rejects.toMatchObject({
+      data: { httpStatus: 403 },
+    });
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(mcp.status).toBe(401);
+
+    // Stored hashed: the secret is nowhere in the store.
+    expect(readFileSync(join(server.dataDir, "nodetool.sqlite")).includes(Buffer.from(token))).toBe(false);
+
+    // A taken name is refused; list shows names, never tokens.
+    expect((await cli(server.dataDir, "token", "add", "--name", "ci")).status).toBe(1);
+    const list = await cli(server.dataDir, "token", "list");
+    expect(list.status).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual({ tokens: [{ name: "ci", created_at: expect.any(String) }] });
+    expect(list.stdout).not.toContain(token);
+
+    const revoked = await cli(server.dataDir, "token", "revoke", "ci");
+    expect(revoked.status).toBe(0);
+    expect(await createStatus(server.url, token)).toBe(401);
+    expect((await cli(server.dataDir, "token", "revoke", "ci")).status).toBe(1);
+    expect((await cli(server.dataDir, "token", "frobnicate")).status).toBe(2);
+  });
+
+  it("refuses an MCP token on the API and an admin token on /mcp", async () => {
+    await using server = await startTestServer();
+    expect(await createStatus(server.url, server.app.credentials.mcpToken)).toBe(401);
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(mcp.status).toBe(401);
+  });
+});
