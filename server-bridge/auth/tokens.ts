@@ -39,8 +39,8 @@ export interface Credentials {
   mcpToken: string;
   /** Whose token this is and in which scope, or undefined for a token nobody holds. */
   identify(token: string): { user: string; scope: Scope } | undefined;
-  /** Adds a user and returns their new admin token (shown once, stored hashed). */
-  addUser(name: string): { userId: string; token: string };
+  /** Adds a user with their own admin and MCP tokens (each returned once here, stored hashed). */
+  addUser(name: string): { userId: string; token: string; mcpToken: string };
 }
 
 export function loadCredentials(
@@ -76,12 +76,14 @@ export function loadCredentials(
     addUser(name) {
       const userId = `user_${randomBytes(6).toString("hex")}`;
       const token = newToken();
+      const userMcpToken = newToken();
       store.tx(() => {
         const at = Date.now();
         store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, at);
         insert.run(hashToken(token), userId, "admin", at);
+        insert.run(hashToken(userMcpToken), userId, "mcp", at);
       });
-      return { userId, token };
+      return { userId, token, mcpToken: userMcpToken };
     },
   };
 }

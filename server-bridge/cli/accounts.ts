@@ -29,7 +29,9 @@ export function userCommand(argv: readonly string[], app: Services, io: Io): num
   }
   const added = app.credentials.addUser(name);
   io.stdout.write(`${JSON.stringify(added)}\n`);
-  io.stderr.write("Shown once: keep the token now (the store holds only its hash).\n");
+  io.stderr.write(
+    "Shown once: keep both tokens now (the store holds only their hashes). token is the admin token, mcpToken opens /mcp.\n",
+  );
   return 0;
 }
 

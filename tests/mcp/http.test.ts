@@ -3,7 +3,9 @@
  * the guards (401, 403), sessions bound to their user, clients with colliding request ids, and the gate
  * through elicitation.
  */
+import { execFile } from "node:child_process";
 import { request } from "node:http";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server-bridge/auth/tokens.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -105,6 +107,32 @@ describe("/mcp sessions", () => {
       JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
     );
     expect(stolen.status).toBe(404);
+  });
+
+  it("gives a user made with `user add` an MCP token of their own, shown once and stored hashed", async () => {
+    await using server = await startTestServer({ mcpMode: "auto" });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "server-bridge/main.ts", "user", "add", "bob"],
+      { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: "utf8" },
+    );
+    const bob = JSON.parse(stdout) as { userId: string; token: string; mcpToken: string };
+    expect(bob.mcpToken).toEqual(expect.any(String));
+    expect(bob.mcpToken).not.toBe(bob.token);
+    const stored = server.app.store.db
+      .prepare("SELECT token_hash, scope FROM api_tokens WHERE user_id = ?")
+      .all(bob.userId);
+    expect(stored).toEqual(
+      expect.arrayContaining([
+        { token_hash: hashToken(bob.mcpToken), scope: "mcp" },
+        { token_hash: hashToken(bob.token), scope: "admin" },
+      ]),
+    );
+    await using mcp = await httpClient(server.url, bob.mcpToken);
+    expect((await mcp.run(CREATE("Bob's"))).observation).toMatchObject({ ok: true, result: "Bob's" });
+    expect(server.app.store.db.prepare("SELECT user_id FROM workflows").all()).toEqual([{ user_id: bob.userId }]);
+    // Each token keeps to its scope: the admin token does not open /mcp.
+    expect((await raw(server.url, { authorization: `Bearer ${bob.token}` })).status).toBe(401);
   });
 
   it("keeps two clients with colliding request ids apart", async () => {
