@@ -43,6 +43,11 @@ export interface ServerConfig {
   webSockets: boolean;
   /** A socket quiet this long is pinged, and closed if nothing comes back within 10 s. */
   wsPingMs: number;
+  /**
+   * Let a token (admin or API) create a session in `auto` mode (`ALLOW_TOKEN_AUTO_MODE`). Off: only
+   * the signed-in person chooses `auto`, exactly as only they may `setMode`.
+   */
+  allowTokenAutoMode: boolean;
 }
 
 function bool(value: string | undefined, name: string): boolean {
@@ -107,6 +112,7 @@ export function configFromEnv(
     mcpMode: mode(env.MCP_MODE, "MCP_MODE"),
     webSockets: env.WEBSOCKETS === undefined || env.WEBSOCKETS === "" ? true : bool(env.WEBSOCKETS, "WEBSOCKETS"),
     wsPingMs: int(env.WS_PING_MS, 30_000, "WS_PING_MS"),
+    allowTokenAutoMode: bool(env.ALLOW_TOKEN_AUTO_MODE, "ALLOW_TOKEN_AUTO_MODE"),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

@@ -45,7 +45,17 @@ export const appRouter = router({
   session: router({
     create: authed
       .input(z.object({ mode: Mode.optional(), modules: Names.optional(), packs: Names.optional() }).default({}))
-      .mutation(({ ctx, input }) => ctx.app.sessions.create(ctx.userId, input)),
+      .mutation(({ ctx, input }) => {
+        // `auto` skips every approval: choosing it is the person's act, here as in setMode.
+        if (input.mode === "auto" && !byPerson(ctx) && !ctx.app.config.allowTokenAutoMode) {
+          throw new TRPCError({
+            code: "FORBIDDEN",
+            message:
+              'Only the signed-in person can choose auto mode (it skips every approval). Create the session in "default" or "plan" mode; the person may switch it to auto from the app.',
+          });
+        }
+        return ctx.app.sessions.create(ctx.userId, input);
+      }),
     get: authed
       .input(z.object({ sessionId: Id }))
       .query(({ ctx, input }) => ctx.app.sessions.view(ctx.userId, input.sessionId)),

@@ -21,7 +21,14 @@ const LEASE_MS = 3000;
 async function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", CHILD], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LEASE_MS: String(LEASE_MS), AUTH_TOKEN: TOKEN },
+    // The script below creates an auto session with the admin token: the operator opts in.
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LEASE_MS: String(LEASE_MS),
+      AUTH_TOKEN: TOKEN,
+      ALLOW_TOKEN_AUTO_MODE: "true",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve, reject) => {

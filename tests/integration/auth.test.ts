@@ -1,6 +1,9 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
+import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { startTestServer } from "../support/server.ts";
 
 describe("auth scopes and HTTP limits", () => {
@@ -82,6 +85,43 @@ describe("auth scopes and HTTP limits", () => {
     expect(server.app.sessions.mode(sessionId)).toBe("default");
     expect((await post({ origin: server.url })).status).toBe(200);
     expect(server.app.sessions.mode(sessionId)).toBe("auto");
+  });
+
+  it("refuses auto mode at session.create to a token, as setMode does, unless the operator opted in", async () => {
+    await using server = await startTestServer({ allowTokenAutoMode: false });
+    const count = () => (server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+    const { token } = new ApiTokens(server.app.store).add("local", "agent");
+    const api = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${server.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
+    });
+    for (const client of [server.script, api]) {
+      await expect(client.session.create.mutate({ mode: "auto" })).rejects.toMatchObject({
+        data: { httpStatus: 403, error: { code: "unauthorized" } },
+      });
+    }
+    expect(count()).toBe(0);
+    // The other modes are a script's to choose; auto is the person's.
+    expect(await api.session.create.mutate({ mode: "default" })).toMatchObject({ mode: "default" });
+    expect(await server.script.session.create.mutate({ mode: "plan" })).toMatchObject({ mode: "plan" });
+    const browser = await server.browser();
+    expect(await browser.session.create.mutate({ mode: "auto" })).toMatchObject({ mode: "auto" });
+    // A cookie without evidence of our own origin is not the person either.
+    const cookie = await server.login();
+    const bare = await fetch(`${server.url}/trpc/session.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ mode: "auto" }),
+    });
+    expect(bare.status).toBe(403);
+    expect(count()).toBe(3);
+
+    // The operator's opt-in lets tokens create auto sessions; changing a mode stays the person's.
+    await using optedIn = await startTestServer({ allowTokenAutoMode: true });
+    const { sessionId } = await optedIn.script.session.create.mutate({ mode: "auto" });
+    expect(optedIn.app.sessions.mode(sessionId)).toBe("auto");
+    await expect(optedIn.script.session.setMode.mutate({ sessionId, mode: "default" })).rejects.toMatchObject({
+      data: { httpStatus: 403 },
+    });
   });
 
   it("refuses non-JSON bodies, oversized bodies and oversized batches before any procedure runs", async () => {

@@ -28,8 +28,16 @@ export function tempDir(prefix = "nt-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * A server on a fresh (or the given) data directory. Most suites script sessions in `auto` mode with
+ * the admin token, so the fixture opts in as an operator would (`ALLOW_TOKEN_AUTO_MODE`); the refusal
+ * itself is tested with the default, `allowTokenAutoMode: false` (tests/integration/auth.test.ts).
+ */
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = tempDir()): Promise<TestServer> {
-  const config = configFromEnv({}, { port: 0, dataDir, webDir: join(dataDir, "no-web"), ...overrides });
+  const config = configFromEnv(
+    {},
+    { port: 0, dataDir, webDir: join(dataDir, "no-web"), allowTokenAutoMode: true, ...overrides },
+  );
   const handle = await startApp(config, () => {});
   const token = handle.app.credentials.adminToken;
   const url = handle.url;
