@@ -14,6 +14,8 @@ import type { Store } from "./store/db.ts";
 
 export interface AppServices {
   config: ServerConfig;
+  /** This process's id on the leases of the live rows it owns (runs, pending approvals, jobs). */
+  owner: string;
   store: Store;
   credentials: Credentials;
   logins: Logins;

@@ -24,6 +24,7 @@ import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
 import { defaultLibrary } from "./packs/index.ts";
 import { ApprovalBroker } from "./runs/approvals.ts";
 import { EventBus } from "./runs/events.ts";
+import { keepLeases } from "./runs/leases.ts";
 import { recoverExpiredLeases } from "./runs/recovery.ts";
 import { Runs } from "./runs/runs.ts";
 import { Sessions } from "./runs/sessions.ts";
@@ -51,7 +52,7 @@ export function createServices(
   store: Store = openStore(config.dataDir),
 ): AppServices {
   const owner = `proc_${randomUUID()}`;
-  recoverExpiredLeases(store);
+  recoverExpiredLeases(store, { except: owner });
   const bus = new EventBus();
   const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
@@ -71,6 +72,7 @@ export function createServices(
   );
   return {
     config,
+    owner,
     store,
     credentials: loadCredentials(store, { AUTH_TOKEN: config.authToken, MCP_TOKEN: config.mcpToken }),
     logins: new Logins(store),
@@ -97,8 +99,7 @@ export interface AppHandle {
 
 export async function startApp(config: ServerConfig, log: Logger = consoleLogger): Promise<AppHandle> {
   const app = createServices(config, log);
-  const renew = setInterval(() => app.runs.renewLeases(), Math.max(1000, Math.floor(config.leaseMs / 3)));
-  renew.unref();
+  const leases = keepLeases(app);
   let hosts = new Set<string>();
   const mcp = createMcpHttp(app);
   const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(config) }, (req, res) => {
@@ -125,7 +126,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   const close = async () => {
     if (closed) return;
     closed = true;
-    clearInterval(renew);
+    leases.dispose();
     await mcp.close();
     await sockets.close();
     app.runs.endAll();

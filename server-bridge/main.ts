@@ -9,6 +9,7 @@ import { tokenCommand, userCommand } from "./cli/accounts.ts";
 import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
+import { keepLeases } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -30,6 +31,8 @@ async function main(argv: string[]): Promise<number> {
     case "action": {
       // Shares $DATA_DIR safely with a running server: WAL, busy timeout, its own leases.
       const app = createServices(configFromEnv());
+      // Its run's leases stay renewed while the action runs (an approval wait can outlast a lease).
+      using _leases = keepLeases(app);
       let local: LocalRun | undefined;
       try {
         return await actionCommand(rest, {

@@ -11,6 +11,7 @@ import { createServices } from "../app.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
 import { configFromEnv } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
+import { keepLeases } from "../runs/leases.ts";
 import { SandboxPool } from "./pool.ts";
 import { createMcpServer } from "./server.ts";
 
@@ -45,8 +46,7 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   }
   const config = configFromEnv();
   const app = createServices(config);
-  const renew = setInterval(() => app.runs.renewLeases(), Math.max(1000, Math.floor(config.leaseMs / 3)));
-  renew.unref();
+  const leases = keepLeases(app);
   const pool = new SandboxPool({ size: 1 });
   pool.warm();
   const session = createMcpServer({
@@ -63,10 +63,11 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   });
   await session.server.connect(transport);
   await closed;
-  clearInterval(renew);
+  leases.dispose();
   await session.close();
   await pool.dispose();
   app.runs.endAll();
+  await app.jobs.dispose();
   app.audit.flush();
   app.store.dispose();
   return 0;

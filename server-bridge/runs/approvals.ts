@@ -107,15 +107,38 @@ export class ApprovalBroker {
     return true;
   }
 
-  /** The person's answer. Refused, changing nothing, for an unknown, foreign or already settled id. */
+  /**
+   * The person's answer. Refused, changing nothing, for an unknown, foreign or already settled id.
+   * An approval whose asker is gone (this process has no waiter for it, or the process that asked
+   * stopped renewing its lease) is settled as a timeout and refused with `run_ended`: an answer
+   * nobody will act on is never reported as taken.
+   */
   respond(userId: string, approvalId: string, answer: ApprovalAnswer): { approvalId: string; status: ApprovalAnswer } {
     const row = this.store
-      .sql("SELECT session_id, user_id, status, hash FROM approvals WHERE id = ?")
-      .get(approvalId) as { session_id: string; user_id: string; status: Status; hash: string } | undefined;
+      .sql("SELECT session_id, user_id, status, hash, lease_owner, lease_expires FROM approvals WHERE id = ?")
+      .get(approvalId) as
+      | {
+          session_id: string;
+          user_id: string;
+          status: Status;
+          hash: string;
+          lease_owner: string | null;
+          lease_expires: number | null;
+        }
+      | undefined;
     if (!row || row.user_id !== userId) {
       throw new CodedError({
         code: "unauthorized",
         message: `There is no approval "${approvalId}" for you to answer.`,
+      });
+    }
+    const asked =
+      row.lease_owner === this.owner ? this.#waiters.has(approvalId) : (row.lease_expires ?? 0) >= Date.now();
+    if (row.status === "pending" && !asked) {
+      this.#settle(row.session_id, approvalId, "timeout");
+      throw new CodedError({
+        code: "run_ended",
+        message: `Approval "${approvalId}" has no one waiting for it any more (the action that asked has stopped), so nothing was run. Ask the agent to try again.`,
       });
     }
     if (row.status !== "pending" || !this.#settle(row.session_id, approvalId, answer)) {

@@ -1,39 +1,53 @@
 /**
- * Start-up recovery (DESIGN.md section 8b): settles only live rows whose lease has expired (pending
- * approvals as timeouts, runs as expired, jobs as failed with the reason), so a
- * process that stopped leaves nothing hanging, and a process that is still running is not disturbed.
+ * Settling live rows whose lease expired (DESIGN.md section 8b): pending approvals as timeouts, runs
+ * as expired, jobs as failed with the reason. Run at start and then by every process's lease keeper
+ * (runs/leases.ts) while it lives, so a process that stopped leaves nothing hanging for longer than a
+ * lease, and a process that is still running (renewing its leases) is never disturbed. A process
+ * never sweeps its own rows (`except`): it renews them, and a late timer tick must not end them.
  */
 import { JOB_COLUMNS, type JobRow } from "../engine/job-store.ts";
 import { settleRow } from "../engine/live-job.ts";
 import type { Store } from "../store/db.ts";
 
-const JOB_LOST =
+export const JOB_LOST =
   "The process running this job stopped before it finished (its lease expired), so the job was not completed and will not resume. Start it again with workflows.start.";
 
-export function recoverExpiredLeases(store: Store, at = Date.now()): { approvals: number; runs: number; jobs: number } {
+export const RUN_LOST = "the process serving it stopped";
+
+export interface Settled {
+  approvals: { id: string; session_id: string }[];
+  runs: { id: string; session_id: string }[];
+  jobs: { id: string; session_id: string }[];
+}
+
+export function recoverExpiredLeases(store: Store, options: { at?: number; except?: string } = {}): Settled {
+  const at = options.at ?? Date.now();
+  const except = options.except ?? null;
+  const expired =
+    "(lease_expires IS NULL OR lease_expires < ?) AND (? IS NULL OR lease_owner IS NULL OR lease_owner != ?)";
   return store.tx(() => {
     const approvals = store
-      .sql(
-        "UPDATE approvals SET status = 'timeout', settled_at = ?, lease_owner = NULL WHERE status = 'pending' AND (lease_expires IS NULL OR lease_expires < ?)",
-      )
-      .run(at, at).changes;
-    const expired = store
-      .sql("SELECT id FROM runs WHERE status = 'running' AND (lease_expires IS NULL OR lease_expires < ?)")
-      .all(at) as { id: string }[];
+      .sql(`SELECT id, session_id FROM approvals WHERE status = 'pending' AND ${expired}`)
+      .all(at, except, except) as Settled["approvals"];
+    const timeout = store.sql(
+      "UPDATE approvals SET status = 'timeout', settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'",
+    );
+    for (const { id } of approvals) timeout.run(at, id);
+    const runs = store
+      .sql(`SELECT id, session_id FROM runs WHERE status = 'running' AND ${expired}`)
+      .all(at, except, except) as Settled["runs"];
     const end = store.sql(
-      "UPDATE runs SET status = 'expired', ended_at = ?, end_reason = 'the process serving it stopped', lease_owner = NULL WHERE id = ?",
+      "UPDATE runs SET status = 'expired', ended_at = ?, end_reason = ?, lease_owner = NULL WHERE id = ? AND status = 'running'",
     );
     const drop = store.sql("DELETE FROM shared_results WHERE run_id = ?");
-    for (const { id } of expired) {
-      end.run(at, id);
+    for (const { id } of runs) {
+      end.run(at, RUN_LOST, id);
       drop.run(id);
     }
     const lostJobs = store
-      .sql(
-        `SELECT ${JOB_COLUMNS} FROM jobs WHERE status IN ('queued', 'running') AND (lease_expires IS NULL OR lease_expires < ?)`,
-      )
-      .all(at) as JobRow[];
+      .sql(`SELECT ${JOB_COLUMNS} FROM jobs WHERE status IN ('queued', 'running') AND ${expired}`)
+      .all(at, except, except) as JobRow[];
     for (const row of lostJobs) settleRow(store, row, "failed", { code: "run_ended", message: JOB_LOST });
-    return { approvals, runs: expired.length, jobs: lostJobs.length };
+    return { approvals, runs, jobs: lostJobs.map((row) => ({ id: row.id, session_id: row.session_id })) };
   });
 }

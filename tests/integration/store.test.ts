@@ -88,44 +88,45 @@ describe("the store across restarts and processes", () => {
     expect(await server.script.run.invoke.mutate(input)).toMatchObject({ ok: true, value: { name: "live" } });
   });
 
-  it("settles only expired leases at start: pending approvals as timeout, runs as expired", () => {
+  it("settles only expired leases at start: pending approvals as timeout, runs as expired", async () => {
     const dataDir = tempDir();
     try {
+      // A healthy process (its lease is long), then one that will "crash": it never renews its 1 ms lease.
+      const healthy = createServices(configFromEnv({}, { dataDir, leaseMs: 60_000 }), () => {});
+      const keeper = healthy.runs.start("local", healthy.sessions.create("local", {}).sessionId);
       const crashed = createServices(configFromEnv({}, { dataDir, leaseMs: 1 }), () => {});
       const session = crashed.sessions.create("local", {});
       const live = crashed.runs.start("local", session.sessionId);
-      void crashed.runs.invoke("local", { runId: live.id, module: WORKFLOWS, export: "create", args: ["lost"] });
-      // The "crashed" process never renews; a healthy one renews its own lease.
-      const healthy = createServices(configFromEnv({}, { dataDir, leaseMs: 60_000 }), () => {});
-      const keeper = healthy.runs.start("local", healthy.sessions.create("local", {}).sessionId);
-      return new Promise<void>((resolve, reject) => {
-        setTimeout(() => {
-          try {
-            const pending = crashed.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?").get(live.id);
-            expect(pending).toEqual({ status: "pending" });
-            const third = createServices(configFromEnv({}, { dataDir }), () => {});
-            expect(third.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?").get(live.id)).toEqual({
-              status: "timeout",
-            });
-            expect(third.store.db.prepare("SELECT status, end_reason FROM runs WHERE id = ?").get(live.id)).toEqual({
-              status: "expired",
-              end_reason: "the process serving it stopped",
-            });
-            expect(third.store.db.prepare("SELECT status FROM runs WHERE id = ?").get(keeper.id)).toEqual({
-              status: "running",
-            });
-            for (const s of [third, healthy, crashed]) {
-              s.runs.endAll();
-              s.store.dispose();
-            }
-            resolve();
-          } catch (err) {
-            reject(err);
-          }
-        }, 30);
+      const waiting = crashed.runs.invoke("local", {
+        runId: live.id,
+        module: WORKFLOWS,
+        export: "create",
+        args: ["lost"],
       });
+      const approval = crashed.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?");
+      for (let i = 0; i < 500 && !approval.get(live.id); i++) await new Promise((next) => setTimeout(next, 10));
+      expect(approval.get(live.id)).toEqual({ status: "pending" });
+      await new Promise((next) => setTimeout(next, 5)); // past the crashed process's lease
+
+      const third = createServices(configFromEnv({}, { dataDir }), () => {});
+      expect(approval.get(live.id)).toEqual({ status: "timeout" });
+      expect(third.store.db.prepare("SELECT status, end_reason FROM runs WHERE id = ?").get(live.id)).toEqual({
+        status: "expired",
+        end_reason: "the process serving it stopped",
+      });
+      expect(third.store.db.prepare("SELECT status FROM runs WHERE id = ?").get(keeper.id)).toEqual({
+        status: "running",
+      });
+      // Ending the runs settles the call still waiting in `crashed` (its audit row follows a turn later).
+      for (const s of [third, healthy, crashed]) s.runs.endAll();
+      expect(await waiting).toMatchObject({ ok: false });
+      await new Promise((next) => setImmediate(next));
+      for (const s of [third, healthy, crashed]) {
+        s.audit.flush();
+        s.store.dispose();
+      }
     } finally {
-      setTimeout(() => rmSync(dataDir, { recursive: true, force: true }), 100);
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

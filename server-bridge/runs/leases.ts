@@ -1,0 +1,55 @@
+/**
+ * The lease keeper of one process: every third of `LEASE_MS` it renews the leases of the live rows
+ * this process owns and settles the rows of processes that stopped renewing theirs (runs/recovery.ts),
+ * announcing each settlement on the session's event stream, so a page stops showing an approval
+ * nobody is waiting for. The server, stdio MCP and the action CLI each keep one while they live.
+ */
+import type { AppServices } from "../app-services.ts";
+import { JOB_LOST, recoverExpiredLeases, type Settled } from "./recovery.ts";
+
+export interface LeaseKeeper extends Disposable {
+  /** One renewal and sweep now (the timer does the same). */
+  tick(): Settled;
+  dispose(): void;
+}
+
+type Services = Pick<AppServices, "owner" | "store" | "bus" | "runs" | "config" | "log">;
+
+export function announce(app: Pick<AppServices, "bus">, settled: Settled): void {
+  for (const row of settled.approvals) {
+    app.bus.publish(row.session_id, { type: "approval_settled", approval_id: row.id, status: "timeout" });
+  }
+  for (const row of settled.runs)
+    app.bus.publish(row.session_id, { type: "run_ended", run_id: row.id, reason: "expired" });
+  for (const row of settled.jobs) {
+    app.bus.publish(row.session_id, {
+      type: "job_ended",
+      job_id: row.id,
+      status: "failed",
+      error: { code: "run_ended", message: JOB_LOST },
+    });
+  }
+}
+
+export function keepLeases(app: Services): LeaseKeeper {
+  const tick = (): Settled => {
+    app.runs.renewLeases();
+    const settled = recoverExpiredLeases(app.store, { except: app.owner });
+    announce(app, settled);
+    return settled;
+  };
+  const timer = setInterval(
+    () => {
+      try {
+        tick();
+      } catch (err) {
+        // A busy store (another process holding the write lock past the busy timeout): next tick.
+        app.log("warn", "lease keeping failed; retrying on the next tick", err);
+      }
+    },
+    Math.max(100, Math.floor(app.config.leaseMs / 3)),
+  );
+  timer.unref();
+  const dispose = () => clearInterval(timer);
+  return { tick, dispose, [Symbol.dispose]: dispose };
+}
