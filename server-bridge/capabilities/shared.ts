@@ -1,11 +1,14 @@
-/** Implementations of the `shared` namespace: per-run values, deleted with the run. */
+/**
+ * Implementations of the `shared` namespace: per-run values, deleted with the run. A run holds at
+ * most SHARED_LIMITS (README: "shared"): bytes are counted as stored (UTF-8 JSON), per value and
+ * for the whole run, so a run cannot fill the store by sharing many large values.
+ */
 import { listShared, readShared, shareResult } from "../../shared/capabilities/specs/shared.specs.ts";
 import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import { implement } from "./define.ts";
 import { failed } from "./errors.ts";
 
-const MAX_VALUE_BYTES = 1_000_000;
-const MAX_KEYS = 200;
+export const SHARED_LIMITS = { valueBytes: 1_000_000, keys: 200, runBytes: 8_000_000 } as const;
 
 export default [
   implement(listShared, async (run) => {
@@ -23,24 +26,28 @@ export default [
   }),
   implement(shareResult, async (run, args) => {
     const json = toJsonText(args.value ?? null);
-    if (json.length > MAX_VALUE_BYTES) {
+    const size = Buffer.byteLength(json, "utf8");
+    if (size > SHARED_LIMITS.valueBytes) {
       throw failed(
-        `The value is ${json.length} bytes; a shared result holds at most ${MAX_VALUE_BYTES}. Share a smaller value.`,
+        `The value is ${size} bytes as JSON; a shared result holds at most ${SHARED_LIMITS.valueBytes}. Share a smaller value (or save it as an asset).`,
       );
     }
     const { store } = run.services;
     return store.tx(() => {
-      const count = (
-        store
-          .sql("SELECT count(*) AS n FROM shared_results WHERE run_id = ? AND key != ?")
-          .get(run.context.run_id, args.key) as { n: number }
-      ).n;
-      if (count >= MAX_KEYS)
-        throw failed(`This run already shares ${MAX_KEYS} results; overwrite an existing key instead.`);
+      const others = store
+        .sql("SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM shared_results WHERE run_id = ? AND key != ?")
+        .get(run.context.run_id, args.key) as { n: number; bytes: number };
+      if (others.n >= SHARED_LIMITS.keys)
+        throw failed(`This run already shares ${SHARED_LIMITS.keys} results; overwrite an existing key instead.`);
+      if (others.bytes + size > SHARED_LIMITS.runBytes) {
+        throw failed(
+          `This run's shared results would reach ${others.bytes + size} bytes; a run holds at most ${SHARED_LIMITS.runBytes}. Overwrite or share fewer values (or save large ones as assets).`,
+        );
+      }
       store
         .sql("INSERT OR REPLACE INTO shared_results (run_id, key, value, size, shared_at) VALUES (?, ?, ?, ?, ?)")
-        .run(run.context.run_id, args.key, json, json.length, Date.now());
-      return { key: args.key, size: json.length };
+        .run(run.context.run_id, args.key, json, size, Date.now());
+      return { key: args.key, size };
     });
   }),
 ];

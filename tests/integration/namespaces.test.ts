@@ -114,6 +114,30 @@ describe("first namespaces on the real store", () => {
     expect(server.app.store.db.prepare("SELECT count(*) AS n FROM shared_results").get()).toEqual({ n: 0 });
   });
 
+  it("shared: a run holds at most 1 MB per value (as UTF-8 JSON), 200 keys and 8 MB in all", async () => {
+    await using server = await startTestServer();
+    const { call } = await autoRun(server);
+    const refusal = (answer: Awaited<ReturnType<typeof call>>) => (answer.ok ? undefined : answer.error);
+    // 600 000 characters, but 1.2 MB as stored: counted in bytes.
+    expect(refusal(await call(SHARED, "share", ["wide", { value: "é".repeat(600_000) }]))).toMatchObject({
+      code: "capability_failed",
+      message: expect.stringMatching(/1200002 bytes as JSON; a shared result holds at most 1000000/),
+    });
+    const big = "x".repeat(990_000);
+    for (let i = 0; i < 8; i++)
+      expect(await call(SHARED, "share", [`k${i}`, { value: big }])).toMatchObject({ ok: true });
+    expect(refusal(await call(SHARED, "share", ["k8", { value: big }]))).toMatchObject({
+      code: "capability_failed",
+      message: expect.stringMatching(/a run holds at most 8000000/),
+    });
+    // Overwriting a key replaces its bytes rather than adding to them.
+    expect(await call(SHARED, "share", ["k0", { value: big }])).toMatchObject({ ok: true });
+    expect(await call(SHARED, "share", ["k0", { value: 1 }])).toMatchObject({ ok: true });
+    for (let i = 8; i < 200; i++)
+      expect(await call(SHARED, "share", [`k${i}`, { value: i }])).toMatchObject({ ok: true });
+    expect(refusal(await call(SHARED, "share", ["one too many", { value: 0 }]))?.message).toMatch(/already shares 200/);
+  });
+
   it("the dispatcher refuses unknown modules, exports, non-array args and bad arguments with codes", async () => {
     await using server = await startTestServer();
     const { sessionId } = await server.script.session.create.mutate({ mode: "auto", modules: ["workflows"] });
