@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toFailure } from "../shared/protocol/errors.ts";
 import type { AppServices } from "./app-services.ts";
+import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
 import { assetLimits } from "./assets/store.ts";
 import { Logins } from "./auth/logins.ts";
@@ -52,6 +53,7 @@ export function createServices(
   store: Store = openStore(config.dataDir),
 ): AppServices {
   const owner = `proc_${randomUUID()}`;
+  imageWork.limit = config.imageConcurrency;
   recoverExpiredLeases(store, { except: owner });
   const bus = new EventBus();
   const sessions = new Sessions(store, bus, defaultLibrary().names);

@@ -1,6 +1,7 @@
 /** Server configuration from the environment, with the defaults DESIGN.md section 10 promises. */
 import { resolve } from "node:path";
 import { MODES, type Mode } from "../shared/capabilities/types.ts";
+import { DEFAULT_IMAGE_CONCURRENCY } from "./assets/image-work.ts";
 
 export interface ServerConfig {
   host: string;
@@ -29,6 +30,8 @@ export interface ServerConfig {
   assetMaxBytes: number;
   /** Total asset bytes one user may keep. */
   assetQuotaBytes: number;
+  /** Image decodes and encodes that run at once in this process (the rest wait their turn). */
+  imageConcurrency: number;
   /** Let `http_request` reach loopback, private, link-local and metadata addresses (all hosts). */
   httpAllowPrivate: boolean;
   /** `host` or `host:port` entries `http_request` may reach whatever they resolve to (e.g. a local test server). */
@@ -105,6 +108,7 @@ export function configFromEnv(
     webDir: resolve(env.WEB_DIR ?? "dist/web"),
     assetMaxBytes: int(env.ASSET_MAX_BYTES, 25 * 1024 * 1024, "ASSET_MAX_BYTES"),
     assetQuotaBytes: int(env.ASSET_QUOTA_BYTES, 1024 * 1024 * 1024, "ASSET_QUOTA_BYTES"),
+    imageConcurrency: int(env.IMAGE_CONCURRENCY, DEFAULT_IMAGE_CONCURRENCY, "IMAGE_CONCURRENCY"),
     httpAllowPrivate: bool(env.HTTP_ALLOW_PRIVATE, "HTTP_ALLOW_PRIVATE"),
     httpAllowHosts: list(env.HTTP_ALLOW_HOSTS),
     httpMaxResponseBytes: int(env.HTTP_MAX_RESPONSE_BYTES, 10 * 1024 * 1024, "HTTP_MAX_RESPONSE_BYTES"),
@@ -118,6 +122,7 @@ export function configFromEnv(
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");
   if (config.headersTimeoutMs < 1 || config.requestTimeoutMs < config.headersTimeoutMs)
     throw new Error("HEADERS_TIMEOUT_MS must be at least 1 and REQUEST_TIMEOUT_MS at least HEADERS_TIMEOUT_MS");
+  if (config.imageConcurrency < 1) throw new Error("IMAGE_CONCURRENCY must be at least 1");
   if (config.maxConnectionsPerClient < 1) throw new Error("MAX_CONNECTIONS_PER_CLIENT must be at least 1");
   return config;
 }

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { CodedError, type ErrorCode, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import { base64ToBytes } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
+import { imageWork } from "../assets/image-work.ts";
 import { MAX_INPUT_PIXELS } from "../assets/images.ts";
 import { sniffRaster } from "../assets/media-types.ts";
 import { AssetStore, assetLimits } from "../assets/store.ts";
@@ -100,7 +101,7 @@ async function render(source: Source, input: ViewImageInput) {
   const open = () => sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", pages: 1 }).rotate();
   let meta: Metadata;
   try {
-    meta = await sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 }).metadata();
+    meta = await imageWork.run(() => sharp(source.bytes, { limitInputPixels: MAX_INPUT_PIXELS, pages: 1 }).metadata());
   } catch {
     throw refused(
       "invalid_call",
@@ -125,9 +126,8 @@ async function render(source: Source, input: ViewImageInput) {
   // PNG keeps transparency and flat graphics exact; photographs travel smaller as JPEG.
   const png = meta.hasAlpha === true || type === "image/png" || type === "image/gif";
   try {
-    const { data, info } = await (png ? pipeline.png() : pipeline.jpeg({ quality: 85 })).toBuffer({
-      resolveWithObject: true,
-    });
+    const encoded = png ? pipeline.png() : pipeline.jpeg({ quality: 85 });
+    const { data, info } = await imageWork.run(() => encoded.toBuffer({ resolveWithObject: true }));
     return { data, info, width, height, type, mimeType: png ? "image/png" : "image/jpeg" };
   } catch {
     throw refused("invalid_call", `${source.label} could not be decoded as an image (corrupt or truncated data).`);

@@ -6,6 +6,8 @@
 
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { imageWork } from "../../server-bridge/assets/image-work.ts";
+import { resizedSize } from "../../server-bridge/assets/images.ts";
 import { openLocalRun } from "../../server-bridge/runs/local.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { answerValue, edge, errorOf, type JobResult, NODES, node, openRun } from "../engine/support.ts";
@@ -99,6 +101,77 @@ describe("image nodes", () => {
       await call(NODES, "run", [{ node_type: "image.grayscale", inputs: { image: text.asset } }]),
     );
     expect(notImage.message).toMatch(/is text\/plain; charset=utf-8, not an image/);
+  });
+
+  it("refuses a resize that would make more pixels than a decode may hold", async () => {
+    await using server = await startTestServer();
+    const { call } = await openRun(server, "auto");
+    const source = answerValue<Saved>(await call(ASSETS, "save", ["s.png", { $bytes: b64(await png(40, 30)) }]));
+    const resize = async (inputs: Record<string, unknown>) =>
+      call(NODES, "run", [{ node_type: "image.resize", inputs: { image: source.asset, ...inputs } }]);
+    const stretched = errorOf(await resize({ width: 10_000, height: 10_000, fit: "fill" }));
+    expect(stretched.message).toMatch(/would be 10000x10000 \(100000000 pixels\); at most 40000000/);
+    // A width alone keeps the aspect ratio: 40x30 -> 9000x6750 is 60 750 000 pixels.
+    expect(errorOf(await resize({ width: 9_000 })).message).toMatch(/would be 9000x6750/);
+    expect(answerValue<{ outputs: { metadata: Saved } }>(await resize({ width: 4000 })).outputs.metadata).toMatchObject(
+      {
+        width: 4000,
+        height: 3000,
+      },
+    );
+  });
+
+  it("computes a resize's size exactly as sharp makes it, for every fit", async () => {
+    const source = await png(40, 30);
+    for (const fit of ["inside", "outside", "cover", "contain", "fill"] as const) {
+      for (const box of [{ width: 25 }, { height: 7 }, { width: 25, height: 7 }, { width: 9, height: 50 }]) {
+        const { info } = await sharp(source)
+          .resize({ ...box, fit })
+          .toBuffer({ resolveWithObject: true });
+        expect(resizedSize({ width: 40, height: 30 }, { ...box, fit }), `${fit} ${JSON.stringify(box)}`).toEqual({
+          width: info.width,
+          height: info.height,
+        });
+      }
+    }
+  });
+
+  it("runs eight image jobs a few at a time, and /health answers while they run", async () => {
+    await using server = await startTestServer({ imageConcurrency: 2 });
+    const { call } = await openRun(server, "auto");
+    const source = answerValue<Saved>(
+      await call(ASSETS, "save", ["big.png", { $bytes: b64(await png(1600, 1200, "#808080")) }]),
+    );
+    imageWork.peak.active = 0;
+    imageWork.peak.waiting = 0;
+    const graph = (n: number) => ({
+      nodes: [node("r", "image.resize", { image: source.asset, width: 1500 - n, fit: "fill", height: 1100 })],
+      edges: [],
+    });
+    const started = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => call(WORKFLOWS, "start", [{ graph: graph(n) }])),
+    );
+    const ids = started.map((answer) => answerValue<{ job_id: string }>(answer).job_id);
+    let answered = 0;
+    const finished = Promise.all(
+      ids.map((id) => call("@nodetool-ai/sandbox-nodetool/jobs", "wait", [{ job_id: id, timeout_ms: 50_000 }])),
+    );
+    let done = false;
+    void finished.then(() => {
+      done = true;
+    });
+    while (!done) {
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      answered++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const jobs = (await finished).map((answer) => answerValue<JobResult>(answer));
+    expect(jobs.map((job) => job.status)).toEqual(Array(8).fill("completed"));
+    expect(answered).toBeGreaterThan(0);
+    // Never more than two at once, and the rest waited their turn.
+    expect(imageWork.peak.active).toBe(2);
+    expect(imageWork.peak.waiting).toBeGreaterThan(0);
   });
 
   it("asset.save and asset.load carry text through a workflow", async () => {
