@@ -94,6 +94,8 @@ export interface AppHandle {
   server: Server;
   /** The page's data plane: tRPC over WebSockets on `/trpc`. */
   sockets: SocketServer;
+  /** Streamable HTTP MCP at /mcp (its session table). */
+  mcp: McpHttp;
   url: string;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -138,7 +140,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     app.audit.flush();
     app.store.dispose();
   };
-  return { app, server, sockets, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
+  return { app, server, sockets, mcp, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
 }
 
 async function route(

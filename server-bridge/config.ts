@@ -51,6 +51,10 @@ export interface ServerConfig {
    * the signed-in person chooses `auto`, exactly as only they may `setMode`.
    */
   allowTokenAutoMode: boolean;
+  /** Streamable HTTP sessions one user may hold open at /mcp; at the cap their least recently used idle one closes. */
+  mcpSessionsPerUser: number;
+  /** An MCP session with no request for this long is closed (clients that never send DELETE). */
+  mcpIdleMs: number;
 }
 
 function bool(value: string | undefined, name: string): boolean {
@@ -117,11 +121,14 @@ export function configFromEnv(
     webSockets: env.WEBSOCKETS === undefined || env.WEBSOCKETS === "" ? true : bool(env.WEBSOCKETS, "WEBSOCKETS"),
     wsPingMs: int(env.WS_PING_MS, 30_000, "WS_PING_MS"),
     allowTokenAutoMode: bool(env.ALLOW_TOKEN_AUTO_MODE, "ALLOW_TOKEN_AUTO_MODE"),
+    mcpSessionsPerUser: int(env.MCP_SESSIONS_PER_USER, 32, "MCP_SESSIONS_PER_USER"),
+    mcpIdleMs: int(env.MCP_IDLE_MS, 5 * 60_000, "MCP_IDLE_MS"),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");
   if (config.headersTimeoutMs < 1 || config.requestTimeoutMs < config.headersTimeoutMs)
     throw new Error("HEADERS_TIMEOUT_MS must be at least 1 and REQUEST_TIMEOUT_MS at least HEADERS_TIMEOUT_MS");
+  if (config.mcpSessionsPerUser < 1) throw new Error("MCP_SESSIONS_PER_USER must be at least 1");
   if (config.imageConcurrency < 1) throw new Error("IMAGE_CONCURRENCY must be at least 1");
   if (config.maxConnectionsPerClient < 1) throw new Error("MAX_CONNECTIONS_PER_CLIENT must be at least 1");
   return config;

@@ -4,8 +4,9 @@
  * DNS-rebinding and cross-site protection), and a request without a valid MCP token gets 401 with
  * `WWW-Authenticate` before any session exists. Each MCP session has its own server and transport
  * (so clients reusing JSON-RPC ids never meet) and is bound to the user whose token opened it: another
- * user's token naming it is told the session does not exist. Sessions are capped in number and closed
- * when idle; the body is read under the server's size cap.
+ * user's token naming it is told the session does not exist. Sessions are capped per user (the least
+ * recently used idle one makes room) and closed when idle (mcp/http-sessions.ts); the body is read
+ * under the server's size cap.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -17,14 +18,16 @@ import { readBody } from "../http/body.ts";
 import { bearer, identify, isForeign, MCP_CALLERS } from "../http/guard.ts";
 import { refuse } from "../http/respond.ts";
 import { defaultLibrary } from "../packs/index.ts";
+import { HttpSessions } from "./http-sessions.ts";
 import { SandboxPool } from "./pool.ts";
-import { createMcpServer, type McpSessionServer } from "./server.ts";
+import { createMcpServer } from "./server.ts";
 
 export interface McpHttpOptions {
   /** Sandbox hosts shared by every HTTP session (default 2). */
   poolSize?: number;
-  maxSessions?: number;
-  /** A session with no request for this long is closed. */
+  /** Sessions one user may hold open at once (default: `config.mcpSessionsPerUser`). */
+  sessionsPerUser?: number;
+  /** A session with no request for this long is closed (default: `config.mcpIdleMs`). */
   idleMs?: number;
   progressIntervalMs?: number;
 }
@@ -32,48 +35,32 @@ export interface McpHttpOptions {
 export interface McpHttp {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   readonly sessionCount: number;
+  sessionCountOf(user: string): number;
   close(): Promise<void>;
 }
 
-interface Entry {
-  caller: Caller;
-  session: McpSessionServer;
-  transport: StreamableHTTPServerTransport;
-  lastSeen: number;
-}
-
-/** A JSON-RPC error answer; `early` (sent before the body was read) also closes the connection. */
 function rpcError(res: ServerResponse, status: number, code: number, message: string, early = false): void {
   res.writeHead(status, { "Content-Type": "application/json", ...(early ? { Connection: "close" } : {}) });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): McpHttp {
-  const sessions = new Map<string, Entry>();
+  const sessions = new HttpSessions({
+    perUser: options.sessionsPerUser ?? app.config.mcpSessionsPerUser,
+    idleMs: options.idleMs ?? app.config.mcpIdleMs,
+  });
   const pool = new SandboxPool({ size: options.poolSize ?? 2 });
   const library = defaultLibrary();
-  const maxSessions = options.maxSessions ?? 100;
-  const idleMs = options.idleMs ?? 30 * 60_000;
   let closed = false;
 
-  const drop = (id: string) => {
-    const entry = sessions.get(id);
-    if (!entry) return;
-    sessions.delete(id);
-    void entry.session.close();
-  };
-  const sweep = setInterval(
-    () => {
-      const cutoff = Date.now() - idleMs;
-      for (const [id, entry] of sessions) if (entry.lastSeen < cutoff) drop(id);
-    },
-    Math.min(60_000, idleMs),
-  );
-  sweep.unref();
-
   async function open(caller: Caller, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    if (sessions.size >= maxSessions) {
-      rpcError(res, 503, -32000, "Too many MCP sessions are open on this server; close one (DELETE /mcp) and retry.");
+    if (!sessions.makeRoom(caller.user)) {
+      rpcError(
+        res,
+        503,
+        -32000,
+        "Every MCP session you hold open is busy; wait for one to finish, or close one (DELETE /mcp), and retry.",
+      );
       return;
     }
     pool.warm();
@@ -87,13 +74,11 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { caller: { ...caller, session: id }, session, transport, lastSeen: Date.now() });
-      },
-      onsessionclosed: (id) => drop(id),
+      onsessioninitialized: (id) => sessions.add(id, { caller: { ...caller, session: id }, session, transport }),
+      onsessionclosed: (id) => sessions.drop(id),
     });
     session.server.server.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId);
     };
     await session.server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -125,8 +110,8 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
-    const entry = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && (!entry || entry.caller.user !== caller.user)) {
+    const entry = sessionId === undefined ? undefined : sessions.get(sessionId, caller.user);
+    if (sessionId !== undefined && !entry) {
       // Someone else's session looks exactly like one that never existed.
       rpcError(res, 404, -32001, "Session not found; initialize a new one.", true);
       return;
@@ -152,7 +137,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       rpcError(res, 400, -32000, "Bad Request: no mcp-session-id; send initialize first.");
       return;
     }
-    entry.lastSeen = Date.now();
+    sessions.seen(entry, method, res);
     await entry.transport.handleRequest(req, res, body);
   }
 
@@ -161,13 +146,11 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     get sessionCount() {
       return sessions.size;
     },
+    sessionCountOf: (user) => sessions.countOf(user),
     close: async () => {
       if (closed) return;
       closed = true;
-      clearInterval(sweep);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((entry) => entry.session.close()));
+      await sessions.close();
       await pool.dispose();
     },
   };
