@@ -2,11 +2,11 @@
  * `execute_code`: one action in a `worker_threads` sandbox, every capability module mounted for the MCP
  * session and the first-party packs allowed, the guest's calls served in-process (dispatcher ->
  * `run.invoke`, no HTTP). Each call is one run of the session; its approver asks through this tool
- * call's elicitations (or denies when the client cannot be asked). In auto mode an action marked
- * `risk: "high"` is admitted by one ask first (skipped when the client cannot be asked): a courtesy,
- * since `risk` is the agent's own claim; the gate still decides every call. Progress notifications
- * keep clients that abort quiet calls waiting; the call's cancellation cancels the action and ends
- * its run.
+ * call's elicitations (a client that cannot be asked gets capability_unavailable, never a denial).
+ * In auto mode an action marked `risk: "high"` is admitted by one ask first (skipped when the client
+ * cannot be asked): a courtesy, since `risk` is the agent's own claim; the gate still decides every
+ * call. Progress notifications keep clients that abort quiet calls waiting; the call's cancellation
+ * cancels the action and ends its run.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -33,7 +33,7 @@ export interface ExecuteContext {
   agent: McpAgentSession;
   pool: SandboxPool;
   library: LibraryDispatcher;
-  /** Whether the connected client declared elicitation support. */
+  /** Whether the connected client declared form-mode elicitation. */
   canElicit(): boolean;
   /** How often a long action reports progress (when the client gave a progress token). */
   progressIntervalMs: number;
@@ -91,6 +91,9 @@ export async function executeCode(
           started,
         ),
       );
+    }
+    if (typeof admission === "object") {
+      return observationResult(refusedObservation("capability_unavailable", admission.unavailable, started));
     }
     if (admission === "timeout") {
       return observationResult(

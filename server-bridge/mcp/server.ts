@@ -12,6 +12,7 @@ import type { Caller } from "../auth/caller.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
 import { CAPABILITIES_URI, capabilitiesDocument, SERVER_INFO } from "./catalog.ts";
 import { executeCodeDescription } from "./description.ts";
+import { canAskInForm } from "./elicit.ts";
 import { ExecuteCodeInput, executeCode } from "./execute.ts";
 import type { SandboxPool } from "./pool.ts";
 import { McpAgentSession } from "./session.ts";
@@ -63,7 +64,7 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
               agent,
               pool: options.pool,
               library,
-              canElicit: () => Boolean(server.server.getClientCapabilities()?.elicitation),
+              canElicit: () => canAskInForm(server.server.getClientCapabilities()),
               progressIntervalMs: options.progressIntervalMs ?? 5000,
             },
             input,

@@ -26,9 +26,15 @@ export const ApprovalRequest = z.object({
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
+/**
+ * `answer`: the person answered (only `deny` is a "no"). `timeout`: nobody answered in time.
+ * `unavailable`: nobody could be asked, or what came back could not be read; `reason` says which,
+ * and the call fails with `capability_unavailable`, never as a denial the person did not give.
+ */
 export type ApprovalOutcome =
   | { kind: "answer"; answer: ApprovalAnswer; approval_id: string; hash: string; reason?: string }
-  | { kind: "timeout" };
+  | { kind: "timeout" }
+  | { kind: "unavailable"; reason: string };
 
 export interface Approver {
   /** Resolve with the person's answer. `signal` aborts when the gate stops waiting (timeout, run end). */

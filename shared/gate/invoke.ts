@@ -316,9 +316,12 @@ async function ask(
     if (outcome.kind === "failed") {
       return {
         kind: "refuse",
-        code: "permission_denied",
-        message: `The approval for ${spec.name} could not be asked, so it was not run.`,
+        code: "capability_unavailable",
+        message: `The approval for ${spec.name} could not be asked (the approver failed), so it was not run; nobody said no. Try again, or ask the user to choose another mode.`,
       };
+    }
+    if (outcome.kind === "unavailable") {
+      return { kind: "refuse", code: "capability_unavailable", message: outcome.reason };
     }
     if (outcome.kind === "timeout") {
       why = "timeout";

@@ -198,17 +198,67 @@ describe("/mcp gate through elicitation", () => {
     expect(mcp.elicitations).toHaveLength(1);
   });
 
-  it("default mode: an accepted answer whose content does not match the form denies", async () => {
+  it("default mode: an answer that cannot be read is capability_unavailable, never a denial", async () => {
     await using server = await startTestServer();
     const contents: Record<string, unknown>[] = [{ for_session: "yes" }, { for_session: true, extra: 1 }];
     await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
       elicit: async () => ({ action: "accept", content: contents.shift() as Record<string, string> }),
     });
     for (const name of ["Odd", "Extra"]) {
-      const run = await mcp.run(CREATE(name));
-      expect(run.observation.error?.code).toBe("permission_denied");
+      const { observation } = await mcp.run(CREATE(name));
+      expect(observation.error?.code).toBe("capability_unavailable");
+      expect(observation.error?.message).toMatch(/could not be read.*nobody said no/);
+      expect(observation.error?.message).not.toMatch(/denied/i);
     }
     expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+  });
+
+  it("default mode: a client whose prompt fails, or that declared only URL mode, is never said to have refused", async () => {
+    await using server = await startTestServer();
+    await using failing = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => {
+        throw new Error("no window to show it in");
+      },
+    });
+    const failed = await failing.run(CREATE("Failed"));
+    expect(failed.observation.error?.code).toBe("capability_unavailable");
+    expect(failed.observation.error?.message).toMatch(
+      /could not show the approval for create_workflow.*nobody said no/,
+    );
+    expect(failing.elicitations).toHaveLength(1);
+
+    // URL mode only: no form is ever sent to it.
+    await using urlOnly = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => ({ action: "accept", content: {} }),
+      capabilities: { elicitation: { url: {} } },
+    });
+    const unasked = await urlOnly.run(CREATE("Unasked"));
+    expect(unasked.observation.error?.code).toBe("capability_unavailable");
+    expect(unasked.observation.error?.message).toMatch(/declared no form elicitation\), so nobody was asked/);
+    expect(urlOnly.elicitations).toHaveLength(0);
+    // A client with no elicitation at all is told the same, and reads still run.
+    await using none = await httpClient(server.url, server.app.credentials.mcpToken);
+    expect((await none.run(CREATE("None"))).observation.error?.code).toBe("capability_unavailable");
+    const read = `import { workflows } from "${WORKFLOWS}"; export default (await workflows.list()).count;`;
+    expect((await none.run(read)).observation).toMatchObject({ ok: true, result: 0 });
+  });
+
+  it("default mode: a declined prompt, and a dismissed one, are the user's no (permission_denied)", async () => {
+    await using server = await startTestServer();
+    const answers = [{ action: "decline" as const }, { action: "cancel" as const }];
+    await using mcp = await httpClient(server.url, server.app.credentials.mcpToken, {
+      elicit: async () => answers.shift() ?? { action: "decline" },
+    });
+    const declined = await mcp.run(CREATE("No"));
+    expect(declined.observation.error).toMatchObject({
+      code: "permission_denied",
+      message: expect.stringMatching(/denied/),
+    });
+    const dismissed = await mcp.run(CREATE("Dismissed"));
+    expect(dismissed.observation.error).toMatchObject({
+      code: "permission_denied",
+      message: expect.stringMatching(/dismissed the approval/),
+    });
   });
 
   it("answers bad tool arguments and unknown tools with codes from the error table", async () => {

@@ -110,12 +110,12 @@ describe("MCP over stdio (auto mode)", () => {
 });
 
 describe("MCP over stdio (default mode, a client without elicitation)", () => {
-  it("denies a write with a message on how to choose a mode, and exits when the client closes", async () => {
+  it("refuses a write nobody can be asked about (capability_unavailable, how to choose a mode), and exits when the client closes", async () => {
     const mcp = await stdioClient();
     const { observation } = await mcp.run(
       `import { workflows } from "${WORKFLOWS}"; export default await workflows.create("x");`,
     );
-    expect(observation.error?.code).toBe("permission_denied");
+    expect(observation.error?.code).toBe("capability_unavailable");
     expect(observation.error?.message).toMatch(/MCP_MODE=auto|--mode auto/);
     const reads = await mcp.run(
       `import { workflows } from "${WORKFLOWS}"; export default (await workflows.list()).count;`,

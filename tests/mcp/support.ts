@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolResult,
+  type ClientCapabilities,
   type ElicitRequest,
   ElicitRequestSchema,
   type ElicitResult,
@@ -38,12 +39,11 @@ export interface ToolRun {
   observation: { ok: boolean; result?: unknown; error?: { code: string; message: string }; calls: unknown[] };
 }
 
-function makeClient(elicit?: ElicitHandler) {
+function makeClient(elicit?: ElicitHandler, capabilities?: ClientCapabilities) {
   const elicitations: ElicitRequest["params"][] = [];
-  const client = new Client(
-    { name: "nodetool-tests", version: "1.0.0" },
-    elicit ? { capabilities: { elicitation: {} } } : {},
-  );
+  // With a handler, the client declares elicitation (`{}`: form mode) unless told exactly what to declare.
+  const declared = capabilities ?? (elicit ? { elicitation: {} } : undefined);
+  const client = new Client({ name: "nodetool-tests", version: "1.0.0" }, declared ? { capabilities: declared } : {});
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       elicitations.push(request.params);
@@ -66,9 +66,9 @@ function makeClient(elicit?: ElicitHandler) {
 export async function httpClient(
   url: string,
   token: string | undefined,
-  options: { elicit?: ElicitHandler; headers?: Record<string, string> } = {},
+  options: { elicit?: ElicitHandler; headers?: Record<string, string>; capabilities?: ClientCapabilities } = {},
 ): Promise<TestClient & { transport: StreamableHTTPClientTransport }> {
-  const { client, elicitations, run } = makeClient(options.elicit);
+  const { client, elicitations, run } = makeClient(options.elicit, options.capabilities);
   const headers: Record<string, string> = {
     ...(token ? { authorization: `Bearer ${token}` } : {}),
     ...options.headers,
