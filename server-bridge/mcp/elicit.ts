@@ -74,11 +74,17 @@ async function elicit(
   signal: AbortSignal,
 ): Promise<Answer> {
   let raw: unknown;
+  // The request's own signal follows the gate's only until the answer is in: the gate signals
+  // "settled" after every ask, and the client must not be told an answered prompt was cancelled.
+  const asking = new AbortController();
+  const stop = () => asking.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
   try {
     raw = await extra.sendRequest(
       { method: "elicitation/create", params: { mode: "form", message, requestedSchema: form } },
       AnyResult,
-      { timeout: timeoutMs, signal },
+      { timeout: timeoutMs, signal: asking.signal },
     );
   } catch (err) {
     // The gate stopped waiting (its own timeout, or the run ended), or the client never answered.
@@ -86,6 +92,8 @@ async function elicit(
       return { kind: "timeout" };
     // The client answered with an error (it could not show the prompt) or the transport failed.
     return { kind: "unavailable", why: "failed" };
+  } finally {
+    signal.removeEventListener("abort", stop);
   }
   const result = Result.safeParse(raw);
   if (!result.success) return { kind: "unavailable", why: "unreadable" };

@@ -18,6 +18,7 @@ import { readBody } from "../http/body.ts";
 import { bearer, identify, isForeign, MCP_CALLERS } from "../http/guard.ts";
 import { refuse } from "../http/respond.ts";
 import { defaultLibrary } from "../packs/index.ts";
+import { BoundedEventStore } from "./event-store.ts";
 import { HttpSessions } from "./http-sessions.ts";
 import { SandboxPool } from "./pool.ts";
 import { createMcpServer } from "./server.ts";
@@ -39,6 +40,10 @@ export interface McpHttp {
   close(): Promise<void>;
 }
 
+/** How long a client waits before reconnecting a dropped event stream (the SSE `retry` field). */
+const RETRY_MS = 1_000;
+
+/** A JSON-RPC error answer; `early` (sent before the body was read) also closes the connection. */
 function rpcError(res: ServerResponse, status: number, code: number, message: string, early = false): void {
   res.writeHead(status, { "Content-Type": "application/json", ...(early ? { Connection: "close" } : {}) });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
@@ -74,6 +79,10 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumption: every SSE event has an id; a POST stream opens with a priming event carrying
+      // `retry`; a client reconnects with Last-Event-ID (GET) and gets what it missed.
+      eventStore: new BoundedEventStore(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => sessions.add(id, { caller: { ...caller, session: id }, session, transport }),
       onsessionclosed: (id) => sessions.drop(id),
     });
