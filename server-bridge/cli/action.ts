@@ -3,8 +3,8 @@
  *
  * Runs one action in a `worker_threads` sandbox against the run the caller supplies (the store-backed
  * one in main.ts), prints the observation as JSON on stdout and returns the exit code: 0 when `ok`,
- * 1 when not, 2 for a usage error. With no `--mode`, the caller's run uses the headless gate (reads
- * only). `--mode default` asks on the terminal when stdin and stdout are a TTY and the action did not
+ * 1 when not, 2 for a usage error (`--help` prints ACTION_HELP and returns 0). With no `--mode`, the
+ * caller's run uses the headless gate: reads run, every call that needs approval is denied. `--mode default` asks on the terminal when stdin and stdout are a TTY and the action did not
  * come from stdin; otherwise it denies. Every capability module is mounted and every first-party pack
  * allowed unless `--modules` / `--packs` narrow them. Prompts and usage go to stderr, never stdout.
  */
@@ -61,9 +61,26 @@ interface ParsedArgs {
 }
 
 export const ACTION_USAGE =
-  "usage: npm run action -- <file | -> [--mode plan|default|auto] [--timeout-ms N] [--modules a,b] [--packs a,b]";
+  "usage: npm run --silent action -- <file | -> [--mode plan|default|auto] [--timeout-ms N] [--modules a,b] [--packs a,b]";
 
-export function parseActionArgs(argv: readonly string[]): ParsedArgs | { error: string } {
+/** What `--help` prints (on stdout, exit 0). */
+export const ACTION_HELP = `${ACTION_USAGE}
+
+Runs one action (an ES module; "-" reads it from stdin) against the local store ($DATA_DIR) and prints
+its observation as JSON on stdout: exit 0 when it is ok, 1 when not, 2 for a usage error.
+
+  --mode auto       every call runs
+  --mode default    reads run; any other call asks on this terminal when it is interactive (and the
+                    action is not read from stdin); otherwise it is denied: there is no one to ask
+  --mode plan       reads run; everything else is blocked
+  (no --mode)       reads run; every call that needs approval is denied (permission_denied): there is
+                    no one to ask
+  --timeout-ms N    the action's wall-time deadline (time waiting for an approval not counted)
+  --modules a,b     mount only these capability modules (default: all)
+  --packs a,b       allow only these library packs (default: all)
+  --help            this text`;
+
+export function parseActionArgs(argv: readonly string[]): ParsedArgs | { error: string } | { help: true } {
   const out: Partial<ParsedArgs> = {};
   const list = (value: string) =>
     value
@@ -72,6 +89,7 @@ export function parseActionArgs(argv: readonly string[]): ParsedArgs | { error: 
       .filter(Boolean);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
+    if (arg === "--help" || arg === "-h") return { help: true };
     const [flag, inline] =
       arg.startsWith("--") && arg.includes("=")
         ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
@@ -117,6 +135,10 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
     return 2;
   };
   const args = parseActionArgs(argv);
+  if ("help" in args) {
+    stdout.write(`${ACTION_HELP}\n`);
+    return 0;
+  }
   if ("error" in args) return usage(args.error);
 
   let action: string;

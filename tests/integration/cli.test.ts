@@ -1,7 +1,9 @@
 /** `npm run action` as a real process on the real store, beside a running server on the same DATA_DIR. */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startTestServer, WORKFLOWS } from "../support/server.ts";
+import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
 /** Runs the CLI in a child process without blocking this process (the server under test lives here). */
 async function action(dataDir: string, source: string, ...flags: string[]) {
@@ -74,5 +76,38 @@ export default { ok: done.ok, applied: done.applied, edges: done.edges.length };
     expect(String((out.observation?.error as { message: string } | undefined)?.message)).toContain(
       'Did you mean "@nodetool-ai/sandbox-nodetool/workflows"',
     );
+  });
+
+  it("prints the usage for --help and exits 0 without opening a store", async () => {
+    const dataDir = join(tempDir(), "never-made");
+    const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "action", "--help"], {
+      env: { ...process.env, DATA_DIR: dataDir },
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^usage: npm run --silent action -- <file \| ->/);
+    expect(stdout).toMatch(/\(no --mode\)\s+reads run; every call that needs approval is denied \(permission_denied\)/);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it("with no --mode, runs reads and denies a write: there is no one to ask", async () => {
+    await using server = await startTestServer();
+    const out = await action(
+      server.dataDir,
+      `import { workflows } from "${WORKFLOWS}";
+const n = (await workflows.list()).count;
+await workflows.create("no");
+export default n;`,
+    );
+    expect(out.status).toBe(1);
+    expect(out.observation).toMatchObject({
+      ok: false,
+      error: { code: "permission_denied", message: expect.stringMatching(/no user to ask/) },
+    });
+    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
   });
 });

@@ -115,6 +115,15 @@ describe("npm run action", () => {
     expect(observation(t.out).error.code).toBe("timeout");
   });
 
+  it("prints the usage and what each mode does for --help, exit 0, running nothing", async () => {
+    const t = deps();
+    expect(await actionCommand(["--help"], t.d)).toBe(0);
+    expect(t.out.join("")).toContain("usage: npm run --silent action --");
+    expect(t.out.join("")).toMatch(/--mode default {4}reads run/);
+    expect(t.modes).toEqual([]);
+    expect(t.err).toEqual([]);
+  });
+
   it("answers usage errors with exit 2 on stderr", async () => {
     const t = deps();
     expect(await actionCommand(["--mode", "wild", "x.js"], t.d)).toBe(2);
