@@ -7,7 +7,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppServices } from "../app-services.ts";
-import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";

@@ -8,8 +8,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
+import { closed, nextFrame, rawSocket, socketClient, socketUrl } from "../support/sockets.ts";
 
 async function cli(dataDir: string, ...args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
@@ -96,6 +98,33 @@ describe("API tokens", () => {
     expect(await createStatus(server.url, token)).toBe(401);
     expect((await cli(server.dataDir, "token", "revoke", "ci")).status).toBe(1);
     expect((await cli(server.dataDir, "token", "frobnicate")).status).toBe(2);
+  });
+
+  it("open the API's WebSocket too (connectionParams), still as a script: no person's acts, no auto mode", async () => {
+    await using server = await startTestServer({ allowTokenAutoMode: false });
+    const { token } = new ApiTokens(server.app.store).add("local", "socket-script");
+    await using socket = socketClient(server, { token });
+    const { sessionId } = await socket.api.session.create.mutate({ mode: "default" });
+    const { runId } = await socket.api.run.start.mutate({ sessionId });
+    expect(await socket.api.run.invoke.mutate({ runId, module: WORKFLOWS, export: "list", args: [] })).toMatchObject({
+      ok: true,
+    });
+    await expect(socket.api.session.setMode.mutate({ sessionId, mode: "auto" })).rejects.toMatchObject({
+      data: { code: "FORBIDDEN" },
+    });
+    await expect(socket.api.session.create.mutate({ mode: "auto" })).rejects.toMatchObject({
+      data: { error: { code: "unauthorized" } },
+    });
+    // The MCP token is not one of the API's: refused with a coded error, and the socket is closed.
+    const wrong = await rawSocket(socketUrl(server, "?connectionParams=1"));
+    if ("refused" in wrong) throw new Error(`upgrade refused: ${wrong.refused}`);
+    const refusal = nextFrame<{ id: unknown; error?: { data?: { error?: { code: string } } } }>(
+      wrong,
+      (frame) => frame.id === null,
+    );
+    wrong.send(JSON.stringify({ method: "connectionParams", data: { token: server.app.credentials.mcpToken } }));
+    expect((await refusal).error?.data?.error?.code).toBe("unauthorized");
+    await closed(wrong);
   });
 
   it("refuses an MCP token on the API and an admin token on /mcp", async () => {

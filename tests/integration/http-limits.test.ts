@@ -8,6 +8,7 @@ import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, type TestServer, WORKFLOWS } from "../support/server.ts";
+import { socketClient } from "../support/sockets.ts";
 
 interface Trickle {
   socket: Socket;
@@ -165,5 +166,12 @@ describe("HTTP limits", () => {
     expect(asked.approval.capability).toBe("create_workflow");
     // The held call answers after its hold (past the request deadline), not with a 408.
     expect(await held).toEqual({ pending: true });
+
+    // An upgraded socket has left the HTTP parser: the deadline never closes it.
+    await using socket = socketClient(server, { cookie: await server.login() });
+    expect(await socket.api.config.get.query()).toMatchObject({ actionTimeoutMs: expect.any(Number) });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(await socket.api.session.get.query({ sessionId })).toMatchObject({ mode: "default" });
+    expect(server.sockets.count()).toBe(1);
   });
 });
