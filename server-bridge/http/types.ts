@@ -3,7 +3,7 @@
  * checked against (shared/declarations), for editors and scripts. One block per capability module or
  * library pack; the index is the globals and every module and pack in one file; `/types/index.json`
  * is the same as data (the page's editor completes from it). Authenticated like the
- * API (`/trpc`): the login cookie from our own origin, or a bearer token. The text depends only on this
+ * API (`/trpc`): the login cookie from our own origin, or an API (or admin) token as a bearer token. The text depends only on this
  * server's specs.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,8 +12,8 @@ import { declarationBundle, moduleDeclaration, packDeclaration } from "../../sha
 import { typesIndex } from "../../shared/declarations/types-index.ts";
 import type { AppServices } from "../app-services.ts";
 import { defaultLibrary } from "../packs/index.ts";
-import { identify, isForeign } from "./guard.ts";
-import { BASE_HEADERS, sendError, sendJson } from "./respond.ts";
+import { API_CALLERS, identify, isForeign } from "./guard.ts";
+import { BASE_HEADERS, refuse, sendError, sendJson } from "./respond.ts";
 
 const TYPES_PATH = /^\/types\/([a-z][a-z0-9_]*)\.d\.ts$/;
 /** The same declarations as data, for the page's editor (shared/declarations/model.ts). */
@@ -34,19 +34,19 @@ export function typesText(name: string): string | undefined {
 }
 
 export function serveTypes(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
-  const caller = identify(app, req, "admin");
-  if (!caller.userId) {
-    sendError(
+  const caller = identify(app, req, API_CALLERS);
+  if (!caller) {
+    refuse(
       res,
       401,
       "unauthorized",
-      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <admin token>.",
+      "Missing or invalid credentials: sign in through the URL `npm start` printed, or send Authorization: Bearer <API token>.",
       { "WWW-Authenticate": 'Bearer realm="nodetool"' },
     );
     return;
   }
   if (caller.via === "cookie" && isForeign(req)) {
-    sendError(res, 403, "unauthorized", "Cross-origin requests are refused.");
+    refuse(res, 403, "unauthorized", "Cross-origin requests are refused.");
     return;
   }
   if (url.pathname === INDEX_JSON) {

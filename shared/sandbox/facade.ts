@@ -221,4 +221,3 @@ export function catalogSchemas(
   if (!spec || !module || !mounted.includes(module.name)) return {};
   return { input_schema: inputJsonSchema(spec), output_schema: outputJsonSchema(spec) };
 }
-
