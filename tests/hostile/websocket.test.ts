@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from "vitest";
 import type WebSocket from "ws";
-import { AUTH_DEADLINE_MS } from "../../server-bridge/http/sockets.ts";
 import { startTestServer, type TestServer, WORKFLOWS } from "../support/server.ts";
 import { closed, nextFrame, rawSocket, socketClient, socketUrl } from "../support/sockets.ts";
 
@@ -61,9 +60,7 @@ describe("the page's WebSocket", () => {
   it("closes a script's socket that does not authenticate in time, and one with a wrong token", async () => {
     await using server = await startTestServer();
     const silent = await open(server, {}, "?connectionParams=1");
-    const started = Date.now();
     expect(await closed(silent)).toBe(4401);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(AUTH_DEADLINE_MS - 100);
 
     const wrong = await open(server, {}, "?connectionParams=1");
     const refused = nextFrame<Frame>(wrong, (f) => f.id === null);
