@@ -21,7 +21,11 @@ export function inputProblem(
 }
 
 function article(type: string): string {
-  return type === "any" ? "a value" : type === "json" ? "a JSON value" : `a ${type}`;
+  return type === "any"
+    ? "a value"
+    : type === "json"
+      ? "a JSON value"
+      : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /** A dynamic input's name: an identifier, never `__proto__` (inputs are plain objects). */

@@ -12,10 +12,10 @@ export const IMAGE_FORMATS = ["png", "jpeg", "webp", "gif", "avif", "tiff"] as c
 const READ_ASSET: NodeEffect = { capability: "get_asset", category: "read" };
 const SAVE_ASSET: NodeEffect = { capability: "save_asset", category: "write" };
 
-const image = input("image", "any", "The image: an {$asset} reference, an asset id, or {$bytes}", req);
+const image = input("image", "image", "The image: an {$asset} reference, an asset id, or {$bytes}", req);
 const name = input("name", "string", "Name of the new asset; derived from the source when unset");
 const imageOutputs = [
-  out("json", "The new image asset: {$asset: id}"),
+  out("image", "The new image asset: {$asset: id}"),
   out("json", "The new asset's id, name, content_type, size, width, height", "metadata"),
 ];
 
@@ -35,7 +35,7 @@ export const MEDIA_NODE_TYPES: readonly NodeType[] = [
     title: "Load asset",
     description:
       "Reads an asset (get_asset, a read): the text of a text asset (JSON included, as text), the {$asset} reference itself for images and other files.",
-    inputs: [input("asset", "any", "The asset: an {$asset} reference or its id", req)],
+    inputs: [input("asset", "file", "The asset: an {$asset} reference or its id", req)],
     outputs: [out("any", "Text, or the asset reference"), out("json", "The asset's metadata", "metadata")],
     effects: [READ_ASSET],
   },
@@ -49,7 +49,7 @@ export const MEDIA_NODE_TYPES: readonly NodeType[] = [
       input("content", "any", "Text, a JSON value, or {$bytes}", req),
       input("content_type", "string", "Media type; guessed from the content when unset"),
     ],
-    outputs: [out("json", "The new asset: {$asset: id}"), out("json", "The saved asset's metadata", "metadata")],
+    outputs: [out("file", "The new asset: {$asset: id}"), out("json", "The saved asset's metadata", "metadata")],
     effects: [SAVE_ASSET],
   },
   imageOp("image.resize", "Resize image", "Scales an image to a width, a height, or both (fit decides how).", [

@@ -13,10 +13,19 @@
  * input is connected with `targetHandle: "<name>"` or set as `node.data[<name>]`, like a declared one.
  */
 import type { Category } from "../capabilities/types.ts";
+import { assetIdOf, isBytesValue } from "../capabilities/wire-values.ts";
 import { CATALOG } from "./node-catalog.ts";
 
-export const HANDLE_TYPES = ["string", "number", "boolean", "json", "list", "any"] as const;
+/** Handle types of assets: the value is an asset (`{$asset: id}`, its id, or bytes), never data. */
+export const ASSET_HANDLE_TYPES = ["image", "audio", "file"] as const;
+export type AssetHandleType = (typeof ASSET_HANDLE_TYPES)[number];
+
+export const HANDLE_TYPES = ["string", "number", "boolean", "json", "list", "any", ...ASSET_HANDLE_TYPES] as const;
 export type HandleType = (typeof HANDLE_TYPES)[number];
+
+export function isAssetType(type: HandleType): type is AssetHandleType {
+  return (ASSET_HANDLE_TYPES as readonly string[]).includes(type);
+}
 
 export interface InputSpec {
   readonly name: string;
@@ -82,14 +91,35 @@ export function findInput(type: NodeType, name: string): InputSpec | undefined {
 /**
  * Whether an edge may carry values from an output of type `from` into an input of type `to`. `any` and
  * `json` outputs are only known at run time, so they connect anywhere and are checked when they arrive.
+ * An asset output connects only to inputs that take an asset: its own kind, `file` (every asset is a
+ * file), or `any`; a `file` output may feed an image or audio input, checked when it runs.
  */
 export function canConnect(from: HandleType, to: HandleType): boolean {
-  if (from === to || to === "any" || from === "any" || from === "json") return true;
-  // Every value that crosses an edge is JSON, so a json input takes anything.
+  if (from === to || to === "any" || from === "any") return true;
+  if (isAssetType(from)) return to === "file" || (from === "file" && isAssetType(to));
+  if (from === "json") return true;
+  // Every value that crosses an edge is JSON, so a json input takes any data (not an asset).
   return to === "json";
 }
 
-/** Whether a value fits a handle type (numbers must be finite). */
+/** Why an output of type `from` may not feed an input of type `to`, for a person; undefined when it may. */
+export function connectionProblem(from: HandleType, to: HandleType): string | undefined {
+  if (canConnect(from, to)) return undefined;
+  if (isAssetType(from)) {
+    return `${capital(article(from))} output connects only to an input that takes ${article(from)}, a file or any value; this input takes ${article(to)}.`;
+  }
+  if (isAssetType(to)) return `This input takes ${article(to)} (an asset); ${article(from)} output cannot give one.`;
+  return `${capital(article(from))} output does not fit an input that takes ${article(to)}; convert it first (text.template, json.stringify, json.parse).`;
+}
+
+function article(type: HandleType): string {
+  const name = type === "json" ? "JSON value" : type === "any" ? "value" : type;
+  return `${/^[aeiou]/.test(name) ? "an" : "a"} ${name}`;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Whether a value fits a handle type (numbers must be finite; an asset is a reference, an id or bytes). */
 export function matchesType(type: HandleType, value: unknown): boolean {
   switch (type) {
     case "string":
@@ -104,6 +134,15 @@ export function matchesType(type: HandleType, value: unknown): boolean {
       return value !== undefined && typeof value !== "function" && typeof value !== "symbol";
     case "any":
       return value !== undefined;
+    case "image":
+    case "audio":
+    case "file":
+      return (
+        (typeof value === "string" && value !== "") ||
+        assetIdOf(value) !== undefined ||
+        isBytesValue(value) ||
+        value instanceof Uint8Array
+      );
     default: {
       const never: never = type;
       return never;

@@ -7,6 +7,7 @@ import { EXECUTORS } from "../../server-bridge/engine/executors/index.ts";
 import { findSpec } from "../../shared/capabilities/table.ts";
 import {
   canConnect,
+  connectionProblem,
   describeEffects,
   effectsOf,
   familyOf,
@@ -76,6 +77,26 @@ describe("node-type helpers", () => {
     expect(canConnect("boolean", "number")).toBe(false);
   });
 
+  it("connects an asset output only to inputs that take an asset, and says why otherwise", () => {
+    expect(canConnect("image", "image")).toBe(true);
+    expect(canConnect("image", "file")).toBe(true);
+    expect(canConnect("image", "any")).toBe(true);
+    expect(canConnect("file", "image")).toBe(true);
+    expect(canConnect("image", "json")).toBe(false);
+    expect(canConnect("image", "string")).toBe(false);
+    expect(canConnect("image", "audio")).toBe(false);
+    expect(canConnect("number", "image")).toBe(false);
+    expect(canConnect("json", "image")).toBe(true);
+    expect(connectionProblem("image", "number")).toBe(
+      "An image output connects only to an input that takes an image, a file or any value; this input takes a number.",
+    );
+    expect(connectionProblem("number", "string")).toMatch(/^A number output does not fit an input that takes a string/);
+    expect(connectionProblem("number", "any")).toBeUndefined();
+    const resize = NODE_TYPES.find((t) => t.id === "image.resize");
+    expect(resize?.inputs.find((i) => i.name === "image")?.type).toBe("image");
+    expect(resize?.outputs.find((o) => o.name === "output")?.type).toBe("image");
+  });
+
   it("checks values against handle types; numbers must be finite", () => {
     expect(matchesType("number", 1.5)).toBe(true);
     expect(matchesType("number", Number.NaN)).toBe(false);
@@ -84,6 +105,11 @@ describe("node-type helpers", () => {
     expect(matchesType("list", {})).toBe(false);
     expect(matchesType("json", null)).toBe(true);
     expect(matchesType("any", undefined)).toBe(false);
+    expect(matchesType("image", { $asset: "ast_1" })).toBe(true);
+    expect(matchesType("image", "ast_1")).toBe(true);
+    expect(matchesType("file", { $bytes: "AAEC" })).toBe(true);
+    expect(matchesType("image", 3)).toBe(false);
+    expect(matchesType("image", { name: "x.png" })).toBe(false);
   });
 
   it("reads template slots and the inputs they name", () => {
