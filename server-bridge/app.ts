@@ -70,7 +70,7 @@ export function createServices(
     audit,
     { owner, ...config },
     (capability, err) => log("error", `capability ${capability} threw`, err),
-    { jobs, assets: assetLimits(config), web: webPolicy(config) },
+    { jobs, assets: assetLimits(config), web: webPolicy(config), events: bus },
   );
   return {
     config,

@@ -7,6 +7,7 @@ import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import type { AssetLimits } from "../assets/store.ts";
 import type { JobEngine } from "../engine/jobs.ts";
+import type { UserEvents } from "../runs/events.ts";
 import type { Store } from "../store/db.ts";
 import type { WebPolicy } from "../web/vet.ts";
 
@@ -19,6 +20,8 @@ export interface ServerServices {
   readonly assets?: AssetLimits;
   /** The outbound HTTP policy; absent: public addresses only (web/vet.ts). */
   readonly web?: WebPolicy;
+  /** Announcements to every session of a user (the workflow change feed); absent: nobody listens. */
+  readonly events?: UserEvents;
 }
 
 export type ServerRun = CapabilityRun<ServerServices>;

@@ -30,9 +30,9 @@ import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts
 import { applyOp, type DocumentOp } from "../../shared/graph/ops.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import { runWorkflowJob } from "../engine/run-workflow.ts";
-import { WorkflowStore } from "../store/workflows.ts";
 import { implement, type ServerRun } from "./define.ts";
 import { failed } from "./errors.ts";
+import { workflowsOf } from "./workflow-store.ts";
 
 const ATTEMPTS = 3;
 
@@ -45,7 +45,7 @@ async function onStored<T>(run: ServerRun, op: DocumentOp, args: Record<string, 
       message: `${op} needs a connected editor, or a workflow_id to edit the stored workflow. Pass workflow_id (see workflows.list()).`,
     });
   }
-  const workflows = new WorkflowStore(run.services.store);
+  const workflows = workflowsOf(run);
   for (let attempt = 1; ; attempt++) {
     const current = workflows.require(run.context.user_id, workflowId);
     const result = applyOp(current.graph, op, args);

@@ -13,34 +13,27 @@ import {
 } from "../../shared/capabilities/specs/workflows.specs.ts";
 import { toDigraph, validateGraph } from "../../shared/graph/document.ts";
 import { runWorkflowJob, startWorkflowJob } from "../engine/run-workflow.ts";
-import { WorkflowStore } from "../store/workflows.ts";
 import { implement } from "./define.ts";
+import { workflowsOf } from "./workflow-store.ts";
 
 export default [
   implement(listWorkflows, async (run, args) => {
-    const items = new WorkflowStore(run.services.store).list(run.context.user_id, args);
+    const items = workflowsOf(run).list(run.context.user_id, args);
     return { workflows: items, count: items.length };
   }),
-  implement(getWorkflow, async (run, args) =>
-    new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id),
-  ),
-  implement(createWorkflow, async (run, args) =>
-    new WorkflowStore(run.services.store).create(run.context.user_id, args),
-  ),
-  implement(updateWorkflow, async (run, args) =>
-    new WorkflowStore(run.services.store).update(run.context.user_id, args),
-  ),
+  implement(getWorkflow, async (run, args) => workflowsOf(run).require(run.context.user_id, args.workflow_id)),
+  implement(createWorkflow, async (run, args) => workflowsOf(run).create(run.context.user_id, args)),
+  implement(updateWorkflow, async (run, args) => workflowsOf(run).update(run.context.user_id, args)),
   implement(deleteWorkflow, async (run, args) => {
-    new WorkflowStore(run.services.store).delete(run.context.user_id, args.workflow_id);
+    workflowsOf(run).delete(run.context.user_id, args.workflow_id);
     return { deleted: args.workflow_id };
   }),
   implement(validateWorkflow, async (run, args) => {
-    const graph =
-      args.graph ?? new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id ?? "").graph;
+    const graph = args.graph ?? workflowsOf(run).require(run.context.user_id, args.workflow_id ?? "").graph;
     return validateGraph(graph);
   }),
   implement(exportWorkflowDigraph, async (run, args) => {
-    const workflow = new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
+    const workflow = workflowsOf(run).require(run.context.user_id, args.workflow_id);
     return { dot: toDigraph(workflow.name, workflow.graph) };
   }),
   implement(runWorkflow, (run, args) => runWorkflowJob(run, args)),

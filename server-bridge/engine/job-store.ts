@@ -56,6 +56,8 @@ export interface StoredNode {
 export interface JobView {
   job_id: string;
   workflow_id: string | null;
+  /** In lists: the workflow's name now (null for a graph run without one, or a deleted workflow). */
+  workflow_name?: string | null;
   status: JobStatus;
   created_at: string;
   started_at: string | null;
@@ -127,14 +129,27 @@ export function jobStatus(store: Store, userId: string, jobId: string): JobStatu
   return row && row.user_id === userId ? row.status : undefined;
 }
 
+/** Largest JSON of a job's outputs a list shows; bigger outputs are `{$truncated, chars}` (read the job). */
+export const MAX_LISTED_OUTPUT_CHARS = 4 * 1024;
+
+/**
+ * The user's jobs, newest first, each with its workflow's current name. `outputs`: keep each job's
+ * outputs (the page's jobs list), cut to `{$truncated, chars}` past MAX_LISTED_OUTPUT_CHARS.
+ */
 export function listJobs(
   store: Store,
   userId: string,
-  opts: { limit: number; status?: JobStatus | undefined; workflow_id?: string | undefined },
+  opts: {
+    limit: number;
+    status?: JobStatus | undefined;
+    workflow_id?: string | undefined;
+    outputs?: boolean | undefined;
+  },
 ): JobView[] {
   const rows = store
     .sql(
-      `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = ? AND (? IS NULL OR status = ?) AND (? IS NULL OR workflow_id = ?)
+      `SELECT ${JOB_COLUMNS}, (SELECT w.name FROM workflows w WHERE w.id = jobs.workflow_id AND w.user_id = jobs.user_id) AS workflow_name
+       FROM jobs WHERE user_id = ? AND (? IS NULL OR status = ?) AND (? IS NULL OR workflow_id = ?)
        ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     )
     .all(
@@ -144,10 +159,15 @@ export function listJobs(
       opts.workflow_id ?? null,
       opts.workflow_id ?? null,
       opts.limit,
-    ) as JobRow[];
+    ) as (JobRow & { workflow_name: string | null })[];
   return rows.map((row) => {
-    const { inputs: _inputs, outputs: _outputs, ...summary } = jobView(row, { nodes: false, nodeOutputs: false });
-    return summary as JobView;
+    const { inputs: _inputs, outputs, ...summary } = jobView(row, { nodes: false, nodeOutputs: false });
+    const listed: JobView = { ...summary, workflow_name: row.workflow_name } as JobView;
+    if (opts.outputs && row.outputs !== null) {
+      listed.outputs =
+        row.outputs.length <= MAX_LISTED_OUTPUT_CHARS ? outputs : { $truncated: true, chars: row.outputs.length };
+    }
+    return listed;
   });
 }
 

@@ -1,12 +1,15 @@
 /**
  * The job engine: a workflow run as a leased job row. `start` validates and plans the graph, opens a
  * job-scoped run that inherits the starting run's gate (so every effect asks, or not, exactly as the
- * session would), queues the job, and runs it with the scheduler. Progress goes to the session's event
+ * session would), queues the job, and runs it with the scheduler. A job the person started with the
+ * editor's own `Run workflow` is theirs: its effects are user-actor calls (audited as the user's, never
+ * prompted), like every other act of the person's own controls. Progress goes to the session's event
  * stream; the row is written on start, every `flushMs` while running, and when it settles.
  *
  * In-process state is a cache of live jobs only: the row is the record. Cancelling a job owned by
  * another process sharing the store sets `cancel_requested`, which its owner sees on its next flush.
  */
+import type { Actor } from "../../shared/capabilities/types.ts";
 import { newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import type { Graph } from "../../shared/graph/document.ts";
@@ -101,7 +104,7 @@ export class JobEngine {
   /** Validates and queues a job; answers at once with its view (status `queued` or `running`). */
   start(
     from: ServerRun,
-    input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown> },
+    input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown>; actor?: Actor },
   ): JobView {
     // What runs is what the row records (a copy through the stored form: host values, assets as
     // `AssetRef`, bytes as `Uint8Array`, data that looks like a marker kept as data).
@@ -128,6 +131,7 @@ export class JobEngine {
       runId: jobRun.id,
       run: jobRun.run,
       controller: new AbortController(),
+      actor: input.actor ?? "agent",
       plan,
       inputs,
       status: "queued",
@@ -251,7 +255,7 @@ export class JobEngine {
       signal: job.controller.signal,
       concurrency: this.#options.concurrency,
       nodeTimeoutMs: this.#options.nodeTimeoutMs,
-      invoke: (name, args) => job.run.invoke(name, args),
+      invoke: (name, args) => job.run.invoke(name, args, { actor: job.actor }),
       code: this.code,
       workflowInputs: job.inputs,
       onNodeStart: (node) => {

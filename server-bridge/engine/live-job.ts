@@ -4,6 +4,7 @@
  * the last one plus one join.
  */
 
+import type { Actor } from "../../shared/capabilities/types.ts";
 import { escapeKey, fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import type { Store } from "../store/db.ts";
@@ -18,6 +19,8 @@ export interface LiveJob {
   readonly runId: string;
   readonly run: ServerRun;
   readonly controller: AbortController;
+  /** Whose act the job's effects are: the agent's (through the gate) or the person's (never prompted). */
+  readonly actor: Actor;
   readonly plan: Plan;
   readonly inputs: Record<string, unknown>;
   status: JobStatus;

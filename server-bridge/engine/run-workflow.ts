@@ -3,6 +3,7 @@
  * `workflows.start_workflow`, the `ui_run_workflow` fallback and the editor's `run.startJob` share,
  * so a stored workflow and an editor's graph run (and are checked) the same way everywhere.
  */
+import type { Actor } from "../../shared/capabilities/types.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import { WorkflowStore } from "../store/workflows.ts";
@@ -24,9 +25,17 @@ function graphToRun(run: ServerRun, args: WorkflowRunArgs): Graph {
   return args.graph ?? stored?.graph ?? { nodes: [], edges: [] };
 }
 
-/** Validates and queues the job; answers at once (status `queued` or `running`). */
-export function startWorkflowJob(run: ServerRun, args: WorkflowRunArgs): JobView {
-  return engineOf(run).start(run, { graph: graphToRun(run, args), workflowId: args.workflow_id, inputs: args.inputs });
+/**
+ * Validates and queues the job; answers at once (status `queued` or `running`). `actor` is whose act
+ * the job's effects are (default the agent's: each passes the gate on its own).
+ */
+export function startWorkflowJob(run: ServerRun, args: WorkflowRunArgs, actor: Actor = "agent"): JobView {
+  return engineOf(run).start(run, {
+    graph: graphToRun(run, args),
+    workflowId: args.workflow_id,
+    inputs: args.inputs,
+    actor,
+  });
 }
 
 /** Starts the job and waits up to `wait_ms`; a job still running then carries a hint to wait on. */

@@ -4,7 +4,9 @@
  * session are kept for a while, so a resubscription that names the last id it saw (tRPC's
  * `tracked()` / `lastEventId`, on the page's socket or over SSE) is first replayed what it missed: a
  * `run_ended` published while the socket was down still arrives. What must survive a restart
- * (pending approvals) is in the store and replayed from there on every (re)connect.
+ * (pending approvals) is in the store and replayed from there on every (re)connect. Events published
+ * to a user (`publishUser`: the workflow change feed) reach every session of that user that listens
+ * with its user id, and are kept and replayed the same way.
  */
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 
@@ -22,7 +24,15 @@ const KEPT_MS = 10 * 60_000;
 /** Every this many events, sessions whose newest kept event is older than KEPT_MS are forgotten. */
 const SWEEP_EVERY = 500;
 
-export class EventBus {
+/** Session ids never start with this, so a user's channel cannot collide with a session's. */
+const userKey = (userId: string) => `user:${userId}`;
+
+/** What capabilities may announce to every session of a user (the workflow change feed). */
+export interface UserEvents {
+  publishUser(userId: string, event: SessionEvent): void;
+}
+
+export class EventBus implements UserEvents {
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #kept = new Map<string, { at: number; stamped: StampedEvent }[]>();
   /** Ids from another process (or a restart) never match, so nothing is replayed for them. */
@@ -40,6 +50,11 @@ export class EventBus {
     for (const listener of this.#listeners.get(sessionId) ?? []) listener(stamped);
   }
 
+  /** To every session of the user that is listening with its `userId` (see `subscribe`). */
+  publishUser(userId: string, event: SessionEvent): void {
+    this.publish(userKey(userId), event);
+  }
+
   /** The id of the newest event so far (what a replayed pending approval is stamped with). */
   lastId(): string {
     return `${this.#process}-${this.#sequence}`;
@@ -48,22 +63,30 @@ export class EventBus {
   /**
    * Starts listening at once (so nothing published after this call is missed, even before the first
    * `next()`), first yields the kept events after `afterId` (when it is one of ours), then live events
-   * until `signal` aborts.
+   * until `signal` aborts: the session's, and with `userId` its user's too.
    */
-  subscribe(sessionId: string, signal: AbortSignal, afterId?: string | null): AsyncGenerator<StampedEvent> {
-    const queue: StampedEvent[] = this.#missed(sessionId, afterId);
+  subscribe(
+    sessionId: string,
+    signal: AbortSignal,
+    afterId?: string | null,
+    userId?: string,
+  ): AsyncGenerator<StampedEvent> {
+    const keys = userId === undefined ? [sessionId] : [sessionId, userKey(userId)];
+    const queue: StampedEvent[] = this.#missed(keys, afterId);
     let wake: (() => void) | undefined;
     const listener: Listener = (stamped) => {
       if (queue.length < MAX_QUEUED) queue.push(stamped);
       wake?.();
     };
-    let set = this.#listeners.get(sessionId);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(sessionId, set);
-    }
-    set.add(listener);
     const listeners = this.#listeners;
+    for (const key of keys) {
+      let set = listeners.get(key);
+      if (!set) {
+        set = new Set();
+        listeners.set(key, set);
+      }
+      set.add(listener);
+    }
     const onAbort = () => {
       release();
       wake?.();
@@ -71,8 +94,11 @@ export class EventBus {
     signal.addEventListener("abort", onAbort);
     const release = () => {
       signal.removeEventListener("abort", onAbort);
-      set.delete(listener);
-      if (set.size === 0 && listeners.get(sessionId) === set) listeners.delete(sessionId);
+      for (const key of keys) {
+        const set = listeners.get(key);
+        set?.delete(listener);
+        if (set?.size === 0) listeners.delete(key);
+      }
     };
     return (async function* () {
       try {
@@ -97,14 +123,16 @@ export class EventBus {
     return this.#listeners.get(sessionId)?.size ?? 0;
   }
 
-  #missed(sessionId: string, afterId: string | null | undefined): StampedEvent[] {
+  #missed(keys: readonly string[], afterId: string | null | undefined): StampedEvent[] {
     if (!afterId) return [];
     const [process, sequence] = afterId.split("-");
     const after = Number(sequence);
     if (process !== this.#process || !Number.isInteger(after)) return [];
-    return (this.#kept.get(sessionId) ?? [])
-      .map((entry) => entry.stamped)
-      .filter((stamped) => Number(stamped.id.split("-")[1]) > after);
+    const order = (stamped: StampedEvent) => Number(stamped.id.split("-")[1]);
+    return keys
+      .flatMap((key) => (this.#kept.get(key) ?? []).map((entry) => entry.stamped))
+      .filter((stamped) => order(stamped) > after)
+      .sort((a, b) => order(a) - order(b));
   }
 
   #sweep(now: number): void {

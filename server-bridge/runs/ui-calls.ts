@@ -80,7 +80,7 @@ export class UiCalls {
     try {
       const job =
         authorization.jobId === undefined
-          ? startWorkflowJob(live.run, authorization.args as WorkflowRunArgs)
+          ? startWorkflowJob(live.run, authorization.args as WorkflowRunArgs, authorization.actor)
           : engineOf(live.run).view(userId, authorization.jobId, { nodes: false, nodeOutputs: false });
       authorization.jobId = job.job_id;
       return { ok: true, value: { job_id: job.job_id, status: job.status, progress: job.progress } };

@@ -1,5 +1,7 @@
-/** Workflow rows: per user, versioned, optimistic concurrency on update. */
-
+/**
+ * Workflow rows: per user, versioned, optimistic concurrency on update. Every write is announced to
+ * `onChange` (the per-user change feed that keeps every open page's workflow picker current).
+ */
 import { newId } from "../../shared/gate/approvals.ts";
 import { Graph, type Workflow } from "../../shared/graph/document.ts";
 import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
@@ -14,6 +16,12 @@ interface Row {
   version: number;
   created_at: number;
   updated_at: number;
+}
+
+/** What a write announces: the change and the workflow as a picker lists it. */
+export interface WorkflowChange {
+  change: "created" | "updated" | "deleted";
+  workflow: { id: string; name?: string; version?: number; updated_at?: string };
 }
 
 const NOT_FOUND_HINT = "Call workflows.list() to see the ids that exist.";
@@ -31,7 +39,19 @@ function toWorkflow(row: Row): Workflow {
 }
 
 export class WorkflowStore {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly onChange: (change: WorkflowChange) => void = () => {},
+  ) {}
+
+  #announce(change: WorkflowChange["change"], workflow: Workflow | { id: string }): void {
+    const { id } = workflow;
+    this.onChange(
+      "version" in workflow
+        ? { change, workflow: { id, name: workflow.name, version: workflow.version, updated_at: workflow.updated_at } }
+        : { change, workflow: { id } },
+    );
+  }
 
   list(userId: string, opts: { limit: number; offset: number; query?: string | undefined }) {
     const rows = this.store
@@ -68,7 +88,9 @@ export class WorkflowStore {
         "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
       )
       .run(id, userId, input.name, input.description, toJsonText(input.graph, "graph"), at, at);
-    return this.require(userId, id);
+    const created = this.require(userId, id);
+    this.#announce("created", created);
+    return created;
   }
 
   update(
@@ -81,7 +103,7 @@ export class WorkflowStore {
       expected_version?: number | undefined;
     },
   ): Workflow {
-    return this.store.tx(() => {
+    const updated = this.store.tx(() => {
       const current = this.require(userId, input.workflow_id);
       if (input.expected_version !== undefined && input.expected_version !== current.version) {
         throw failed(
@@ -102,10 +124,13 @@ export class WorkflowStore {
         );
       return this.require(userId, current.id);
     });
+    this.#announce("updated", updated);
+    return updated;
   }
 
   delete(userId: string, id: string): void {
     const result = this.store.sql("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
     if (result.changes === 0) throw notFound("workflow", id, NOT_FOUND_HINT);
+    this.#announce("deleted", { id });
   }
 }

@@ -7,6 +7,7 @@ import { MODES } from "../../shared/capabilities/types.ts";
 import { ErrorCode } from "../../shared/protocol/errors.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { InvokeCall, RespondInput } from "../../shared/protocol/server.ts";
+import { toWire } from "../../shared/protocol/values.ts";
 import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { batchTooLarge } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
@@ -81,7 +82,8 @@ export const appRouter = router({
         ctx.app.sessions.require(ctx.userId, input.sessionId);
         const stop = signal ?? new AbortController().signal;
         // Listen first, then replay what is pending, so nothing falls between the two.
-        const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId);
+        // The user's channel too: workflow changes reach every session of the user.
+        const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId, ctx.userId);
         const now = ctx.app.bus.lastId();
         const replayed = new Set<string>();
         for (const approval of ctx.app.approvals.pending(input.sessionId)) {
@@ -181,6 +183,14 @@ export const appRouter = router({
       ctx.app.sessions.require(ctx.userId, input.sessionId);
       return { approvals: ctx.app.approvals.pending(input.sessionId) };
     }),
+  }),
+  jobs: router({
+    /** The page's jobs list: the user's jobs, newest first, with workflow names and (small) outputs. */
+    list: authed
+      .input(z.object({ limit: z.number().int().min(1).max(100).default(30) }).default({ limit: 30 }))
+      .query(({ ctx, input }) => ({
+        jobs: toWire(ctx.app.jobs.list(ctx.userId, { limit: input.limit, outputs: true }), "result"),
+      })),
   }),
   catalog: router({
     get: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {

@@ -13,7 +13,7 @@
  * input is connected with `targetHandle: "<name>"` or set as `node.data[<name>]`, like a declared one.
  */
 import type { Category } from "../capabilities/types.ts";
-import { assetIdOf, isBytesValue } from "../capabilities/wire-values.ts";
+import { AssetRef } from "../protocol/values.ts";
 import { CATALOG } from "./node-catalog.ts";
 
 /** Handle types of assets: the value is an asset (`{$asset: id}`, its id, or bytes), never data. */
@@ -137,12 +137,7 @@ export function matchesType(type: HandleType, value: unknown): boolean {
     case "image":
     case "audio":
     case "file":
-      return (
-        (typeof value === "string" && value !== "") ||
-        assetIdOf(value) !== undefined ||
-        isBytesValue(value) ||
-        value instanceof Uint8Array
-      );
+      return (typeof value === "string" && value !== "") || value instanceof AssetRef || value instanceof Uint8Array;
     default: {
       const never: never = type;
       return never;

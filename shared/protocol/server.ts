@@ -27,6 +27,17 @@ export const SessionEvent = z.discriminatedUnion("type", [
     node_status: z.enum(["running", "completed", "failed"]).optional(),
     percent: z.number().min(0).max(100),
   }),
+  /** Every session of the user hears it: a workflow was created, changed (renamed, saved) or deleted. */
+  z.object({
+    type: z.literal("workflow_changed"),
+    change: z.enum(["created", "updated", "deleted"]),
+    workflow: z.object({
+      id: z.string(),
+      name: z.string().optional(),
+      version: z.number().optional(),
+      updated_at: z.string().optional(),
+    }),
+  }),
   z.object({
     type: z.literal("job_ended"),
     job_id: z.string(),

@@ -17,6 +17,7 @@ import {
   templateInputs,
   templateSlots,
 } from "../../shared/graph/node-types.ts";
+import { AssetRef } from "../../shared/protocol/values.ts";
 
 const REQUIRED_FAMILIES = ["constant", "text", "math", "json", "list", "workflow", "code"];
 
@@ -105,11 +106,12 @@ describe("node-type helpers", () => {
     expect(matchesType("list", {})).toBe(false);
     expect(matchesType("json", null)).toBe(true);
     expect(matchesType("any", undefined)).toBe(false);
-    expect(matchesType("image", { $asset: "ast_1" })).toBe(true);
+    expect(matchesType("image", new AssetRef("ast_1"))).toBe(true);
     expect(matchesType("image", "ast_1")).toBe(true);
-    expect(matchesType("file", { $bytes: "AAEC" })).toBe(true);
+    expect(matchesType("file", new Uint8Array([0, 1, 2]))).toBe(true);
     expect(matchesType("image", 3)).toBe(false);
-    expect(matchesType("image", { name: "x.png" })).toBe(false);
+    // Data that merely looks like a reference is not one.
+    expect(matchesType("image", { $asset: "ast_1" })).toBe(false);
   });
 
   it("reads template slots and the inputs they name", () => {

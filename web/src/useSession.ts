@@ -154,6 +154,7 @@ function apply(state: Extract<SessionState, { status: "ready" }>, event: Session
     case "allow_set_changed":
       return { ...state, allowed: event.allowed };
     case "run_ended":
+    case "workflow_changed":
       return state;
     case "job_progress":
       return withJob(state, {
