@@ -67,4 +67,23 @@ export type InvokeCall = z.infer<typeof InvokeCall>;
 export const AnswerGroup = z.array(z.object({ callId: z.string(), answer: InvokeAnswer }));
 export type AnswerGroup = z.infer<typeof AnswerGroup>;
 
+/**
+ * One job as the page's jobs list shows it (`jobs.list`; values in the boundary encoding): its
+ * workflow's current name, status, times, progress, outputs (cut to `{$truncated}` when large), error.
+ */
+export const JobSummary = z.object({
+  job_id: z.string(),
+  workflow_id: z.string().nullable(),
+  workflow_name: z.string().nullable().optional(),
+  status: z.enum(["queued", "running", "completed", "failed", "cancelled"]),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  progress: z.object({ done: z.number(), total: z.number(), percent: z.number() }),
+  outputs: z.unknown().optional(),
+  error: FailurePayload.extend({ node_id: z.string().optional(), node_type: z.string().optional() }).nullable(),
+});
+export type JobSummary = z.infer<typeof JobSummary>;
+
 export const RespondInput = z.object({ approvalId: z.string().min(1).max(200), answer: ApprovalAnswer });

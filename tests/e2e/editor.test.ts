@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-
-async function newWorkflow(page: import("playwright-core").Page, name: string) {
-  page.once("dialog", (d) => void d.accept(name));
-  await page.getByRole("button", { name: "New workflow" }).click();
-  await page.getByText(`${name} · version 1`).waitFor();
-}
-
-async function addFromPalette(page: import("playwright-core").Page, query: string, id: string) {
-  await page.getByLabel("Add node").fill(query);
-  await page
-    .getByRole("button", { name: new RegExp(id.replace(".", "\\.")) })
-    .first()
-    .click();
-}
+import { addNode as addFromPalette, newWorkflow } from "./editor.ts";
 
 describe("the workflow editor, by hand", () => {
   it("adds, drags, connects, undoes and saves; a reload finds the saved graph; hand edits never prompt", async () => {

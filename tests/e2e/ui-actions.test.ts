@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
+import { newWorkflow as openNewWorkflow } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
-
-async function openNewWorkflow(page: import("playwright-core").Page, name: string) {
-  page.once("dialog", (d) => void d.accept(name));
-  await page.getByRole("button", { name: "New workflow" }).click();
-  await page.getByText(`${name} · version 1`).waitFor();
-}
 
 const BUILD = `const g = await openWorkflow();
 g.addNode("greet", "constant.string", { value: "hello" }, { x: 0, y: 0 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
+import { newWorkflow, openTab } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
 
 const BUILD_AND_RUN = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
@@ -27,15 +28,15 @@ describe("running workflows from an action", () => {
   it("builds, runs the open workflow with progress in the panel, reads the outputs, and cancels a long run", async () => {
     await using app = await openApp();
     const { page, server } = app;
-    page.once("dialog", (d) => void d.accept("Greeter"));
-    await page.getByRole("button", { name: "New workflow" }).click();
-    await page.getByText("Greeter · version 1").waitFor();
+    await newWorkflow(page, "Greeter");
     await page.getByLabel("Mode").selectOption("auto");
     await runAction(page, BUILD_AND_RUN);
     const text = await finished(page);
     expect(text, text).toContain('"greeting": "Ada"');
     expect(text).toContain('"status": "completed"');
+    await openTab(page, "Jobs");
     await page.getByRole("region", { name: "Jobs" }).locator(".job-completed").first().waitFor();
+    await openTab(page, "Action");
     // The job ran the graph on screen, which is still an unsaved draft.
     await page.getByText("Greeter · version 1 · unsaved draft").waitFor();
 
@@ -64,6 +65,7 @@ const done = await jobs.wait({ job_id, wait_ms: 10000 });
 export default done.status;`,
     );
     expect(await finished(page)).toContain('"cancelled"');
+    await openTab(page, "Jobs");
     await page.getByRole("region", { name: "Jobs" }).locator(".job-cancelled").waitFor();
     const statuses = server.app.store.db.prepare("SELECT status FROM jobs ORDER BY created_at").all();
     expect(statuses).toEqual([{ status: "completed" }, { status: "completed" }, { status: "cancelled" }]);

@@ -1,28 +1,25 @@
-/** The page: sign-in explanation, or the agent panel with its mode, allow-set and approval dialog. */
-import { useMemo } from "react";
+/**
+ * The page: sign-in explanation, or the editor (the main area) with the agent panel docked beside it,
+ * the mode selector, and the approval dialog. A skip link leads to the panel; the focus order follows
+ * the layout (header, editor, panel).
+ */
+import { useMemo, useRef } from "react";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
-import { api } from "./api.ts";
+import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
-import { EditorController } from "./editor/controller.ts";
 import { EditorPane } from "./editor/EditorPane.tsx";
-import { EditorStore } from "./editor/store.ts";
+import { Dock } from "./layout/Dock.tsx";
+import { createPage } from "./page.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
-import { JobsView } from "./panel/JobsView.tsx";
-import { createSandboxClient } from "./sandbox-client.ts";
 import { useSession } from "./useSession.ts";
 
 export function App() {
-  const { state, error, clearError, respond, setMode, revoke } = useSession();
+  const events = useRef<((event: SessionEvent) => void) | undefined>(undefined);
+  const { state, error, clearError, respond, setMode, revoke } = useSession((event) => events.current?.(event));
   const sessionId = state.status === "ready" ? state.sessionId : undefined;
-  const editor = useMemo(
-    () => (sessionId ? new EditorController(api, new EditorStore(), sessionId) : undefined),
-    [sessionId],
-  );
-  const sandbox = useMemo(
-    () => (sessionId && editor ? createSandboxClient(sessionId, editor) : undefined),
-    [sessionId, editor],
-  );
+  const page = useMemo(() => (sessionId ? createPage(sessionId) : undefined), [sessionId]);
+  events.current = page?.onEvent;
 
   if (state.status === "loading") return <p className="status">Connecting…</p>;
   if (state.status === "signed_out") {
@@ -47,7 +44,10 @@ export function App() {
   }
   const [current, ...queued] = state.approvals;
   return (
-    <main className="app">
+    <div className="app">
+      <a className="skip-link" href="#agent-panel">
+        Skip to the agent panel
+      </a>
       <header>
         <h1>nodetool sandbox</h1>
         <label className="mode">
@@ -71,26 +71,26 @@ export function App() {
           </button>
         </p>
       ) : null}
-      {editor ? <EditorPane controller={editor} /> : null}
-      {sandbox ? <AgentPanel sandbox={sandbox} /> : null}
-      <JobsView jobs={state.jobs} />
-      <section className="allow-set" aria-label="Allowed for this session">
-        <h2>Allowed for this session</h2>
-        {state.allowed.length === 0 ? <p className="status">Nothing is allowed without asking.</p> : null}
-        <ul>
-          {state.allowed.map((name) => (
-            <li key={name}>
-              <code>{name}</code>{" "}
-              <button type="button" onClick={() => void revoke(name)} aria-label={`Revoke ${name}`}>
-                Revoke
-              </button>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <main>
+        {page ? (
+          <Dock
+            main={
+              <EditorPane controller={page.editor} workflows={page.workflows} jobs={page.jobs} runner={page.runner} />
+            }
+            panel={
+              <AgentPanel
+                sandbox={page.sandbox}
+                jobs={page.jobs}
+                allowed={state.allowed}
+                onRevoke={(name) => void revoke(name)}
+              />
+            }
+          />
+        ) : null}
+      </main>
       {current ? (
         <ApprovalDialog key={current.approval_id} approval={current} queued={queued.length} onAnswer={respond} />
       ) : null}
-    </main>
+    </div>
   );
 }

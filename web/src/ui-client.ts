@@ -2,7 +2,8 @@
  * Serves the guest's `ui` calls in the page. For each call the server runs the gate first
  * (`run.authorize`: lookup, validation, mode, the same approval prompt, allow-set and audit); only if
  * it allows the call does the page apply it to the editor (visible at once, undoable, a draft until
- * Save), then it reports the outcome with `run.complete`. A document call naming another workflow than
+ * Save), then it reports the outcome with `run.complete`. All the edits of one action are one undo
+ * step (so an action's `commit()` undoes at once). A document call naming another workflow than
  * the open one goes to the server's fallback on the stored workflow instead.
  */
 import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
@@ -165,7 +166,7 @@ export class UiClient {
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
         : // A job's answer comes from the server (checked there); what the page made itself is checked here.
-          applied(checkOutput(spec, await this.#apply(spec.name, valid)));
+          applied(checkOutput(spec, await this.#apply(runId, spec.name, valid)));
     const report = {
       runId,
       callId: call.call_id,
@@ -176,7 +177,7 @@ export class UiClient {
     return done(authorized.waited_ms ? { ...outcome, waited_ms: authorized.waited_ms } : outcome);
   }
 
-  async #apply(name: string, args: Record<string, unknown>): Promise<Answer> {
+  async #apply(runId: string, name: string, args: Record<string, unknown>): Promise<Answer> {
     if (isDocumentOp(name)) {
       if (!this.editor.store.getSnapshot().workflow) {
         return {
@@ -187,7 +188,7 @@ export class UiClient {
           ),
         };
       }
-      const result = this.editor.store.apply(name, args);
+      const result = this.editor.store.apply(name, args, { group: `action:${runId}`, source: "agent" });
       return result.ok
         ? { ok: true, value: result.value }
         : { ok: false, error: failure("capability_failed", result.message) };

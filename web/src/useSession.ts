@@ -1,9 +1,10 @@
 /**
  * The page's agent session: restored from IndexedDB or created, kept in sync by the event stream
  * (approvals queue in arrival order; settlements remove them; mode and allow-set changes apply).
- * The stream replays pending approvals on every (re)connect, so a reload shows them again.
+ * The stream replays pending approvals on every (re)connect, so a reload shows them again. Every event
+ * is also handed to `onEvent` (the page's jobs and its workflow picker follow job and workflow events).
  */
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/gate/approvals.ts";
 import { SessionEvent } from "../../shared/protocol/server.ts";
@@ -20,19 +21,7 @@ export type SessionState =
       mode: Mode;
       allowed: string[];
       approvals: ApprovalRequest[];
-      jobs: JobView[];
     };
-
-/** A workflow job as the panel shows it, from the event stream. */
-export interface JobView {
-  job_id: string;
-  status: "queued" | "running" | "completed" | "failed" | "cancelled";
-  percent: number;
-  node_id?: string | undefined;
-  error?: string | undefined;
-}
-
-const JOBS_SHOWN = 10;
 
 let opening: Promise<{ sessionId: string; mode: Mode }> | undefined;
 
@@ -61,9 +50,11 @@ async function restoreOrCreate(): Promise<{ sessionId: string; mode: Mode }> {
   return { sessionId: created.sessionId, mode: created.mode };
 }
 
-export function useSession() {
+export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
   const [state, setState] = useState<SessionState>({ status: "loading" });
   const [error, setError] = useState<string | undefined>();
+  const listener = useRef(onEvent);
+  listener.current = onEvent;
 
   useEffect(() => {
     let cancelled = false;
@@ -73,7 +64,7 @@ export function useSession() {
         const { sessionId, mode } = await openSession();
         const { allowed } = await api.session.allowed.query({ sessionId });
         if (cancelled) return;
-        setState({ status: "ready", sessionId, mode, allowed, approvals: [], jobs: [] });
+        setState({ status: "ready", sessionId, mode, allowed, approvals: [] });
         const sub = api.session.events.subscribe(
           { sessionId },
           {
@@ -81,7 +72,9 @@ export function useSession() {
             // parsed before use like everything the server sends.
             onData: ({ data }) => {
               const event = SessionEvent.safeParse(data);
-              if (event.success) setState((s) => (s.status === "ready" ? apply(s, event.data) : s));
+              if (!event.success) return;
+              setState((s) => (s.status === "ready" ? apply(s, event.data) : s));
+              listener.current(event.data);
             },
             onError: (err) => setError(`Event stream: ${messageOf(err)}`),
           },
@@ -155,30 +148,12 @@ function apply(state: Extract<SessionState, { status: "ready" }>, event: Session
       return { ...state, allowed: event.allowed };
     case "run_ended":
     case "workflow_changed":
-      return state;
     case "job_progress":
-      return withJob(state, {
-        job_id: event.job_id,
-        status: event.status,
-        percent: event.percent,
-        node_id: event.node_id,
-      });
     case "job_ended":
-      return withJob(state, {
-        job_id: event.job_id,
-        status: event.status,
-        percent: event.status === "completed" ? 100 : (state.jobs.find((j) => j.job_id === event.job_id)?.percent ?? 0),
-        node_id: event.error?.node_id,
-        error: event.error ? `${event.error.code}: ${event.error.message}` : undefined,
-      });
+      return state;
     default: {
       const never: never = event;
       return never;
     }
   }
-}
-
-function withJob(state: Extract<SessionState, { status: "ready" }>, job: JobView): SessionState {
-  const others = state.jobs.filter((j) => j.job_id !== job.job_id);
-  return { ...state, jobs: [job, ...others].slice(0, JOBS_SHOWN) };
 }

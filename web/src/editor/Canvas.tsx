@@ -1,7 +1,9 @@
 /**
  * The React Flow canvas over the editor store. React Flow keeps transient state (drag positions,
- * selection) locally; every finished hand edit becomes one document operation on the store, made as
- * the user (audited, never prompted) through `onUserEdit`.
+ * selection) locally; every finished hand edit becomes document operations on the store, made as the
+ * user (audited, never prompted) through the controller. A connection whose handle types do not fit is
+ * refused while it is dragged and, when dropped, says why; a connection dropped on empty canvas opens
+ * the palette with the node types that fit. When an action adds nodes outside the view, the view fits.
  */
 import {
   applyNodeChanges,
@@ -9,39 +11,86 @@ import {
   type Connection,
   Controls,
   type Edge,
+  type FinalConnectionState,
+  MiniMap,
   type NodeChange,
   ReactFlow,
+  useReactFlow,
 } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Graph } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
+import type { JobEntry } from "../jobs/jobs-store.ts";
+import { connectionRefusal, handleType } from "./handles.ts";
 import { type WorkflowFlowNode, WorkflowNode } from "./WorkflowNode.tsx";
 
 const nodeTypes = { workflow: WorkflowNode };
 
-export interface CanvasProps {
-  graph: Graph;
-  onUserEdit(op: DocumentOp, args: Record<string, unknown>): void;
+/** Where the palette opens: pixels inside the canvas, the flow position for the new node, and what it connects to. */
+export interface PaletteRequest {
+  at: { x: number; y: number };
+  /** Where the new node goes; absent: beside the others. */
+  flow?: { x: number; y: number } | undefined;
+  from?: { nodeId: string; handle: string; side: "source" | "target" } | undefined;
 }
 
-export function Canvas({ graph, onUserEdit }: CanvasProps) {
-  const rename = useCallback(
-    (id: string, title: string) => onUserEdit("ui_set_node_title", { node_id: id, title }),
-    [onUserEdit],
-  );
+export interface CanvasProps {
+  graph: Graph;
+  job: JobEntry | undefined;
+  onEdits(edits: { op: DocumentOp; args: Record<string, unknown> }[]): void;
+  onSelection(ids: string[]): void;
+  onPalette(request: PaletteRequest): void;
+  onMessage(message: string | undefined): void;
+}
+
+const LIVE = new Set(["queued", "running"]);
+
+export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage }: CanvasProps) {
+  const flow = useReactFlow<WorkflowFlowNode, Edge>();
+  const wrapper = useRef<HTMLElement>(null);
   const fromGraph = useCallback(
     (g: Graph, previous: WorkflowFlowNode[] = []): WorkflowFlowNode[] =>
-      g.nodes.map((n) => ({
-        id: n.id,
-        type: "workflow",
-        position: n.position,
-        selected: previous.find((p) => p.id === n.id)?.selected ?? false,
-        data: { type: n.type, title: n.title, values: n.data, onRename: rename },
-      })),
-    [rename],
+      g.nodes.map((n) => {
+        const run = job?.nodes[n.id] ?? (job && LIVE.has(job.status) ? { status: "queued" as const } : undefined);
+        return {
+          id: n.id,
+          type: "workflow",
+          position: n.position,
+          selected: previous.find((p) => p.id === n.id)?.selected ?? false,
+          data: {
+            type: n.type,
+            title: n.title,
+            values: n.data,
+            wired: g.edges.filter((e) => e.target === n.id).map((e) => e.targetHandle),
+            run,
+          },
+        };
+      }),
+    [job],
   );
   const [nodes, setNodes] = useState<WorkflowFlowNode[]>(() => fromGraph(graph));
   useEffect(() => setNodes((previous) => fromGraph(graph, previous)), [graph, fromGraph]);
+
+  // An action added nodes the view does not show: fit the view to the whole graph.
+  const known = useRef(new Set(graph.nodes.map((n) => n.id)));
+  useEffect(() => {
+    const added = graph.nodes.filter((n) => !known.current.has(n.id));
+    known.current = new Set(graph.nodes.map((n) => n.id));
+    // The person's own adds land where they look (double-click) or beside the others (Add node); an
+    // action's can land anywhere. Either way, new nodes outside the view bring the whole graph into it.
+    if (added.length === 0 || !wrapper.current) return;
+    const { x, y, zoom } = flow.getViewport();
+    const box = wrapper.current.getBoundingClientRect();
+    const view = { left: -x / zoom, top: -y / zoom, right: (box.width - x) / zoom, bottom: (box.height - y) / zoom };
+    const outside = added.some(
+      (n) =>
+        n.position.x < view.left ||
+        n.position.y < view.top ||
+        n.position.x + 160 > view.right ||
+        n.position.y + 60 > view.bottom,
+    );
+    if (outside) requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 }));
+  }, [graph, flow]);
 
   const edges = useMemo<Edge[]>(
     () =>
@@ -56,7 +105,7 @@ export function Canvas({ graph, onUserEdit }: CanvasProps) {
   );
 
   const onNodesChange = useCallback((changes: NodeChange<WorkflowFlowNode>[]) => {
-    // Removals go through onNodesDelete (one document operation each); the rest is transient view state.
+    // Removals go through onDelete (document operations); the rest is transient view state.
     setNodes((current) =>
       applyNodeChanges(
         changes.filter((c) => c.type !== "remove"),
@@ -65,49 +114,115 @@ export function Canvas({ graph, onUserEdit }: CanvasProps) {
     );
   }, []);
 
+  // React Flow calls this from an effect that depends on it: it must keep its identity.
+  const selection = useRef(onSelection);
+  selection.current = onSelection;
+  const onSelectionChange = useCallback(
+    ({ nodes: chosen }: { nodes: WorkflowFlowNode[] }) => selection.current(chosen.map((n) => n.id)),
+    [],
+  );
+
+  const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    if (!state.fromNode || !state.fromHandle) return;
+    const from = { nodeId: state.fromNode.id, handle: state.fromHandle.id ?? "", side: state.fromHandle.type };
+    if (state.toHandle && state.toNode) {
+      if (state.isValid) return;
+      const source = from.side === "source" ? from : { nodeId: state.toNode.id, handle: state.toHandle.id ?? "" };
+      const target = from.side === "source" ? { nodeId: state.toNode.id, handle: state.toHandle.id ?? "" } : from;
+      onMessage(
+        connectionRefusal(graph, {
+          source: source.nodeId,
+          sourceHandle: source.handle,
+          target: target.nodeId,
+          targetHandle: target.handle,
+        }),
+      );
+      return;
+    }
+    if (state.toNode || !wrapper.current) return;
+    const point = "changedTouches" in event ? event.changedTouches[0] : event;
+    if (!point) return;
+    const box = wrapper.current.getBoundingClientRect();
+    onPalette({
+      at: { x: point.clientX - box.left, y: point.clientY - box.top },
+      flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
+      from,
+    });
+  };
+
   return (
-    <section className="canvas" aria-label="Workflow canvas">
+    <section
+      className="canvas"
+      aria-label="Workflow canvas"
+      ref={wrapper}
+      onDoubleClick={(event) => {
+        if (!(event.target as HTMLElement).classList.contains("react-flow__pane") || !wrapper.current) return;
+        const box = wrapper.current.getBoundingClientRect();
+        onPalette({
+          at: { x: event.clientX - box.left, y: event.clientY - box.top },
+          flow: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }),
+        });
+      }}
+    >
       <ReactFlow<WorkflowFlowNode, Edge>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
+        onSelectionChange={onSelectionChange}
         onNodeDragStop={(_event, _node, dragged) => {
-          for (const node of dragged) {
-            const before = graph.nodes.find((n) => n.id === node.id)?.position;
-            if (!before || before.x !== node.position.x || before.y !== node.position.y) {
-              onUserEdit("ui_move_node", {
-                node_id: node.id,
-                x: Math.round(node.position.x),
-                y: Math.round(node.position.y),
-              });
-            }
-          }
+          const moves = dragged
+            .filter((node) => {
+              const before = graph.nodes.find((n) => n.id === node.id)?.position;
+              return !before || before.x !== node.position.x || before.y !== node.position.y;
+            })
+            .map((node) => ({
+              op: "ui_move_node" as const,
+              args: { node_id: node.id, x: Math.round(node.position.x), y: Math.round(node.position.y) },
+            }));
+          if (moves.length > 0) onEdits(moves);
         }}
         onDelete={({ nodes: deletedNodes, edges: deletedEdges }) => {
           const gone = new Set(deletedNodes.map((n) => n.id));
-          for (const node of deletedNodes) onUserEdit("ui_delete_node", { node_id: node.id });
-          // Edges of a deleted node went with it; only free-standing edge deletions remain.
-          for (const edge of deletedEdges) {
-            if (!gone.has(edge.source) && !gone.has(edge.target)) onUserEdit("ui_delete_edge", { edge_id: edge.id });
-          }
+          onEdits([
+            ...deletedNodes.map((node) => ({ op: "ui_delete_node" as const, args: { node_id: node.id } })),
+            // Edges of a deleted node went with it; only free-standing edge deletions remain.
+            ...deletedEdges
+              .filter((edge) => !gone.has(edge.source) && !gone.has(edge.target))
+              .map((edge) => ({ op: "ui_delete_edge" as const, args: { edge_id: edge.id } })),
+          ]);
         }}
-        onConnect={(connection: Connection) =>
-          onUserEdit("ui_connect_nodes", {
-            source: connection.source,
-            source_handle: connection.sourceHandle ?? "output",
-            target: connection.target,
-            target_handle: connection.targetHandle ?? "",
-          })
-        }
+        isValidConnection={(c) => connectionRefusal(graph, c) === undefined}
+        onConnect={(connection: Connection) => {
+          onMessage(undefined);
+          onEdits([
+            {
+              op: "ui_connect_nodes",
+              args: {
+                source: connection.source,
+                source_handle: connection.sourceHandle ?? "output",
+                target: connection.target,
+                target_handle: connection.targetHandle ?? "",
+              },
+            },
+          ]);
+        }}
+        onConnectEnd={onConnectEnd}
         deleteKeyCode={["Backspace", "Delete"]}
+        zoomOnDoubleClick={false}
         fitView
         fitViewOptions={{ maxZoom: 1 }}
         proOptions={{ hideAttribution: true }}
       >
         <Background />
         <Controls />
+        <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
       </ReactFlow>
     </section>
   );
+}
+
+/** The type of the handle a palette request connects from (for filtering the palette). */
+export function requestHandleType(graph: Graph, request: PaletteRequest) {
+  return request.from ? handleType(graph, request.from.nodeId, request.from.handle, request.from.side) : undefined;
 }

@@ -1,33 +1,83 @@
-/** The workflow editor beside the agent panel: workflow list, New, Save, Undo/Redo, the palette, the canvas. */
+/**
+ * The workflow editor, the page's main area: the toolbar (picker, New, Save, Undo/Redo, Add node,
+ * Auto layout, Run workflow), the canvas with its palette, and the inspector of the selected node.
+ */
 import "@xyflow/react/dist/style.css";
-import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { searchNodeTypes } from "../../../shared/graph/catalog-search.ts";
-import { NODE_TYPES } from "../../../shared/graph/node-types.ts";
-import { Canvas } from "./Canvas.tsx";
-import type { EditorController, WorkflowSummary } from "./controller.ts";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { freshId } from "../../../shared/graph/ops.ts";
+import type { JobsStore } from "../jobs/jobs-store.ts";
+import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
+import type { Edit, EditorController } from "./controller.ts";
+import { compatibleTypes } from "./handles.ts";
+import { Inspector } from "./Inspector.tsx";
+import { useEditorKeys } from "./keys.ts";
+import { autoLayout, type Size } from "./layout.ts";
+import { NewWorkflow } from "./NewWorkflow.tsx";
+import { Palette, type PaletteChoice } from "./Palette.tsx";
+import { RunControls } from "./RunControls.tsx";
+import type { WorkflowRunner } from "./runner.ts";
+import type { WorkflowList } from "./workflow-list.ts";
 
-export function EditorPane({ controller }: { controller: EditorController }) {
+export interface EditorPaneProps {
+  controller: EditorController;
+  workflows: WorkflowList;
+  jobs: JobsStore;
+  runner: WorkflowRunner;
+}
+
+export function EditorPane(props: EditorPaneProps) {
+  return (
+    <ReactFlowProvider>
+      <Editor {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+type Notice = { text: string; kind: "success" | "problem" };
+
+/** How long a success notice ("Saved.") stays. */
+const SUCCESS_MS = 2500;
+
+function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
-  const [workflows, setWorkflows] = useState<WorkflowSummary[]>([]);
-  const [message, setMessage] = useState<string | undefined>();
+  const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
+  useSyncExternalStore(jobs.subscribe, jobs.getSnapshot);
+  const flow = useReactFlow();
+  const [notice, setNotice] = useState<Notice | undefined>();
   const [conflict, setConflict] = useState(false);
-  const [query, setQuery] = useState("");
+  const [selected, setSelected] = useState<string[]>([]);
+  const [palette, setPalette] = useState<PaletteRequest | undefined>();
+  const pane = useRef<HTMLElement>(null);
+  const canvasBox = useRef<HTMLDivElement>(null);
 
-  const refresh = useCallback(async () => setWorkflows(await controller.list()), [controller]);
+  const problem = useCallback(
+    (text: string | undefined) => setNotice(text ? { text, kind: "problem" } : undefined),
+    [],
+  );
   useEffect(() => {
-    void controller.restore().then(refresh);
-  }, [controller, refresh]);
+    if (notice?.kind !== "success") return;
+    const timer = setTimeout(() => setNotice(undefined), SUCCESS_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
 
-  const edit = controller.userEdit.bind(controller);
+  useEffect(() => {
+    void controller.restore().then(() => workflows.refresh());
+  }, [controller, workflows]);
+
+  const workflow = snapshot.workflow;
+  const graph = snapshot.graph;
+  const job = jobs.canvasJob(workflow?.id);
+
   const save = async () => {
+    if (!workflow || !snapshot.dirty) return;
     const outcome = await controller.save();
     if (outcome.ok) {
       setConflict(false);
-      setMessage("Saved.");
-      void refresh();
+      setNotice({ text: "Saved.", kind: "success" });
     } else {
       setConflict(outcome.conflict);
-      setMessage(
+      problem(
         outcome.conflict
           ? "This workflow was changed elsewhere since you opened it. Your draft was not saved."
           : outcome.message,
@@ -35,81 +85,143 @@ export function EditorPane({ controller }: { controller: EditorController }) {
     }
   };
 
-  const palette = query.trim() ? searchNodeTypes(query, 12) : NODE_TYPES.slice(0, 12);
-  const workflow = snapshot.workflow;
+  const openPalette = () => {
+    const box = canvasBox.current?.getBoundingClientRect();
+    if (!box) return;
+    // Opened from the toolbar or the keyboard: the new node goes beside the others (the view follows).
+    setPalette({ at: { x: box.width / 2 - 150, y: 24 } });
+  };
+
+  const pick = (choice: PaletteChoice) => {
+    const request = palette;
+    setPalette(undefined);
+    if (!request) return;
+    const node_id = freshId(choice.type.id.replace(/\./g, "_"), new Set(graph.nodes.map((n) => n.id)));
+    const position = request.flow && { x: Math.round(request.flow.x), y: Math.round(request.flow.y) };
+    const edits: Edit[] = [
+      { op: "ui_add_node", args: { node_type: choice.type.id, node_id, ...(position ? { position } : {}) } },
+    ];
+    const from = request.from;
+    if (from && choice.handle) {
+      const args =
+        from.side === "source"
+          ? { source: from.nodeId, source_handle: from.handle, target: node_id, target_handle: choice.handle }
+          : { source: node_id, source_handle: choice.handle, target: from.nodeId, target_handle: from.handle };
+      edits.push({ op: "ui_connect_nodes", args });
+    }
+    problem(controller.userEdits(edits));
+  };
+
+  const copy = () => {
+    if (selected.length > 0) problem(controller.userEdit("ui_copy", { node_ids: selected }));
+  };
+  const paste = () => {
+    const fragment = controller.store.getSnapshot().clipboard;
+    if (fragment && workflow) problem(controller.userEdit("ui_paste", { fragment, offset: { x: 40, y: 40 } }));
+  };
+
+  useEditorKeys(
+    {
+      undo: () => controller.store.undo(),
+      redo: () => controller.store.redo(),
+      save: () => void save(),
+      palette: () => workflow && openPalette(),
+      copy,
+      paste,
+      duplicate: () => {
+        copy();
+        paste();
+      },
+    },
+    useCallback(() => pane.current, []),
+  );
+
+  const layout = () => {
+    const sizes = new Map<string, Size>();
+    for (const node of flow.getNodes()) {
+      if (node.measured?.width && node.measured.height) {
+        sizes.set(node.id, { width: node.measured.width, height: node.measured.height });
+      }
+    }
+    const moves = autoLayout(graph, sizes);
+    if (moves.length === 0) return;
+    problem(controller.userEdits(moves.map((args) => ({ op: "ui_move_node", args }))));
+    requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 }));
+  };
+
+  const incoming = new Map<string, string>();
+  const inspected = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
+  if (inspected) {
+    for (const edge of graph.edges) {
+      if (edge.target === inspected.id) incoming.set(edge.targetHandle, `${edge.source}.${edge.sourceHandle}`);
+    }
+  }
+  const only = palette && requestHandleType(graph, palette);
+
   return (
-    <section
-      className="editor-pane"
-      aria-label="Workflow editor"
-      onKeyDown={(e) => {
-        const mod = e.ctrlKey || e.metaKey;
-        if (!mod || (e.target as HTMLElement).closest(".cm-editor, input, select, textarea")) return;
-        if (e.key.toLowerCase() === "z" && !e.shiftKey) {
-          e.preventDefault();
-          controller.store.undo();
-        } else if ((e.key.toLowerCase() === "z" && e.shiftKey) || e.key.toLowerCase() === "y") {
-          e.preventDefault();
-          controller.store.redo();
-        } else if (e.key.toLowerCase() === "s") {
-          e.preventDefault();
-          void save();
-        }
-      }}
-    >
-      <div className="editor-toolbar">
+    <section className="editor-pane" aria-label="Workflow editor" ref={pane}>
+      <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
         <label>
           Workflow{" "}
           <select
             value={workflow?.id ?? ""}
-            onFocus={() => void refresh()}
+            onFocus={() => void workflows.refresh()}
             onChange={(e) => {
-              if (e.target.value) void controller.open(e.target.value).then((err) => setMessage(err));
+              if (e.target.value) void controller.open(e.target.value).then(problem);
             }}
           >
             <option value="">(none open)</option>
-            {workflows.map((w) => (
+            {list.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name}
               </option>
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          onClick={async () => {
-            const name = window.prompt("Name of the new workflow", "Untitled workflow");
-            if (name) {
-              setMessage(await controller.create(name));
-              void refresh();
-            }
-          }}
-        >
-          New workflow
-        </button>
+        <NewWorkflow onCreate={async (name) => problem(await controller.create(name))} />
         <button type="button" onClick={() => void save()} disabled={!workflow || !snapshot.dirty}>
           Save
         </button>
-        <button type="button" onClick={() => controller.store.undo()} disabled={!snapshot.canUndo}>
+        <button
+          type="button"
+          onClick={() => controller.store.undo()}
+          disabled={!snapshot.canUndo}
+          aria-keyshortcuts="Control+Z"
+        >
           Undo
         </button>
-        <button type="button" onClick={() => controller.store.redo()} disabled={!snapshot.canRedo}>
+        <button
+          type="button"
+          onClick={() => controller.store.redo()}
+          disabled={!snapshot.canRedo}
+          aria-keyshortcuts="Control+Shift+Z"
+        >
           Redo
         </button>
         {workflow ? (
-          <span className="workflow-state">
-            {workflow.name} · version {workflow.version}
-            {snapshot.dirty ? " · unsaved draft" : ""}
-          </span>
+          <>
+            <button type="button" onClick={openPalette} aria-keyshortcuts="Control+K">
+              Add node
+            </button>
+            <button type="button" onClick={layout} disabled={graph.nodes.length === 0}>
+              Auto layout
+            </button>
+            <RunControls runner={runner} jobs={jobs} job={job} onMessage={problem} />
+            <span className="workflow-state">
+              {workflow.name} · version {workflow.version}
+              {snapshot.dirty ? " · unsaved draft" : ""}
+            </span>
+          </>
         ) : null}
       </div>
-      {message ? (
-        <p className="banner" role="status">
-          {message}{" "}
-          {conflict && workflow ? (
+      {notice ? (
+        <p className={notice.kind === "success" ? "notice success" : "banner"} role="status">
+          {notice.text}{" "}
+          {conflict && workflow && notice.kind === "problem" ? (
             <button
               type="button"
               onClick={async () => {
-                setMessage(await controller.open(workflow.id, { discardDraft: true }));
+                problem(await controller.open(workflow.id, { discardDraft: true }));
                 setConflict(false);
               }}
             >
@@ -120,34 +232,31 @@ export function EditorPane({ controller }: { controller: EditorController }) {
       ) : null}
       {workflow ? (
         <div className="editor-body">
-          <div className="palette">
-            <label>
-              Add node{" "}
-              <input
-                type="search"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                placeholder="search node types"
+          <div className="canvas-box" ref={canvasBox}>
+            <Canvas
+              graph={graph}
+              job={job}
+              onEdits={(edits) => problem(controller.userEdits(edits))}
+              onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
+              onPalette={setPalette}
+              onMessage={problem}
+            />
+            {palette ? (
+              <Palette
+                at={palette.at}
+                only={only ? compatibleTypes(only, palette.from?.side ?? "source") : undefined}
+                onPick={pick}
+                onClose={() => setPalette(undefined)}
               />
-            </label>
-            <ul>
-              {palette.map((type) => (
-                <li key={type.id}>
-                  <button
-                    type="button"
-                    title={type.description}
-                    onClick={() => {
-                      setMessage(edit("ui_add_node", { node_type: type.id }));
-                      setQuery("");
-                    }}
-                  >
-                    {type.title} <small>{type.id}</small>
-                  </button>
-                </li>
-              ))}
-            </ul>
+            ) : null}
           </div>
-          <Canvas graph={snapshot.graph} onUserEdit={(op, args) => setMessage(edit(op, args))} />
+          <Inspector
+            node={inspected}
+            selected={selected.length}
+            incoming={incoming}
+            controller={controller}
+            onMessage={problem}
+          />
         </div>
       ) : (
         <p className="status">Open a workflow or create a new one.</p>

@@ -1,95 +1,124 @@
-/** One node on the canvas: its title (double-click or Enter to rename), its type, typed input and output handles. */
+/**
+ * One node on the canvas: its title and type, one row per typed input (its handle, and its current
+ * value compactly: truncated, the full text on hover) and per output, and, while or after the open
+ * workflow runs, its status (queued, running, done, failed with the error) and its output preview.
+ */
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
-import { useState } from "react";
-import { findNodeType, templateInputs } from "../../../shared/graph/node-types.ts";
+import { findNodeType } from "../../../shared/graph/node-types.ts";
+import type { NodeRun } from "../jobs/jobs-store.ts";
+import { previewText } from "../panel/ValueView.tsx";
+import { inputHandles, outputHandles } from "./handles.ts";
 
 export type WorkflowNodeData = {
   type: string;
   title?: string | undefined;
   values: Record<string, unknown>;
-  onRename(id: string, title: string): void;
+  /** Inputs that have an incoming edge (their value comes from it, not from `values`). */
+  wired: readonly string[];
+  run?: NodeRun | undefined;
 };
 
 export type WorkflowFlowNode = Node<WorkflowNodeData, "workflow">;
 
-function inputsOf(type: string, values: Record<string, unknown>) {
-  const meta = findNodeType(type);
-  const declared = (meta?.inputs ?? [])
-    .filter((input) => input.handle !== false)
-    .map((i) => ({ name: i.name, type: i.type }));
-  if (meta?.dynamicInputs && typeof values.template === "string") {
-    for (const name of templateInputs(values.template)) {
-      if (!declared.some((d) => d.name === name)) declared.push({ name, type: meta.dynamicInputs.type });
-    }
-  }
-  return declared;
+const STATUS_TEXT: Record<NodeRun["status"], string> = {
+  queued: "queued",
+  running: "running",
+  completed: "done",
+  failed: "failed",
+  skipped: "skipped",
+  cancelled: "cancelled",
+};
+
+/** A node's value for its row: short, one line; the full JSON goes to the row's title. */
+function shown(value: unknown): { short: string; full: string } {
+  const full = typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return { short: previewText(typeof value === "string" ? value : value, 28), full };
 }
 
-export function WorkflowNode({ id, data, selected }: NodeProps<WorkflowFlowNode>) {
+/** The properties (inputs without a handle) a node has set, shown under its title. */
+function properties(type: string, values: Record<string, unknown>): [string, unknown][] {
+  const meta = findNodeType(type);
+  return (meta?.inputs ?? [])
+    .filter((i) => i.handle === false && values[i.name] !== undefined)
+    .map((i) => [i.name, values[i.name]]);
+}
+
+function outputPreview(run: NodeRun | undefined): string | undefined {
+  if (run?.status !== "completed" || run.outputs === undefined) return undefined;
+  const outputs = run.outputs as Record<string, unknown> | null;
+  if (outputs && typeof outputs === "object" && !Array.isArray(outputs)) {
+    const entries = Object.entries(outputs);
+    if (entries.length === 1) return previewText(entries[0]?.[1], 40);
+  }
+  return previewText(outputs, 40);
+}
+
+export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
   const meta = findNodeType(data.type);
-  const [editing, setEditing] = useState(false);
   const title = data.title || meta?.title || data.type;
-  const inputs = inputsOf(data.type, data.values);
-  const outputs = meta?.outputs ?? [{ name: "output", type: "any" as const, description: "" }];
-  const rows = Math.max(inputs.length, outputs.length, 1);
+  const inputs = inputHandles(data.type, data.values);
+  const outputs = outputHandles(data.type);
+  const props = properties(data.type, data.values);
+  const run = data.run;
+  const preview = outputPreview(run);
   return (
     <div
-      className={`wf-node${selected ? " selected" : ""}${meta ? "" : " unknown-type"}`}
-      style={{ minHeight: 44 + rows * 22 }}
+      className={`wf-node${selected ? " selected" : ""}${meta ? "" : " unknown-type"}${run ? ` run-${run.status}` : ""}`}
+      data-status={run?.status}
     >
       <div className="wf-node-title">
-        {editing ? (
-          <input
-            aria-label="Node title"
-            className="nodrag"
-            defaultValue={title}
-            // biome-ignore lint/a11y/noAutofocus: the field exists only while the user renames
-            autoFocus
-            onBlur={(e) => {
-              setEditing(false);
-              if (e.target.value !== title) data.onRename(id, e.target.value);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") (e.target as HTMLInputElement).blur();
-              if (e.key === "Escape") setEditing(false);
-            }}
-          />
-        ) : (
-          <button
-            type="button"
-            className="title-button nodrag"
-            title="Rename (double-click)"
-            onDoubleClick={() => setEditing(true)}
+        <span className="wf-title">{title}</span>
+        {run ? (
+          <span
+            className={`wf-status status-${run.status}`}
+            role="status"
+            aria-label={`${title}: ${STATUS_TEXT[run.status]}`}
           >
-            {title}
-          </button>
-        )}
+            {STATUS_TEXT[run.status]}
+          </span>
+        ) : null}
       </div>
       <div className="wf-node-type">{data.type}</div>
-      {inputs.map((input, i) => (
-        <div key={`in-${input.name}`} className="wf-handle-label in" style={{ top: 44 + i * 22 }}>
-          <Handle
-            type="target"
-            position={Position.Left}
-            id={input.name}
-            className={`handle-${input.type}`}
-            style={{ top: 9 }}
-          />
-          {input.name}
+      {props.map(([name, value]) => {
+        const { short, full } = shown(value);
+        return (
+          <div key={`p-${name}`} className="wf-row property" title={`${name}: ${full}`}>
+            <span className="wf-name">{name}</span> <span className="wf-value">{short}</span>
+          </div>
+        );
+      })}
+      {inputs.map((input) => {
+        const wired = data.wired.includes(input.name);
+        const value = data.values[input.name];
+        const { short, full } = shown(value);
+        return (
+          <div
+            key={`in-${input.name}`}
+            className="wf-row in"
+            title={`${input.name} (${input.type})${wired ? ": connected" : value !== undefined ? `: ${full}` : ""}`}
+          >
+            <Handle type="target" position={Position.Left} id={input.name} className={`handle-${input.type}`} />
+            <span className="wf-name">{input.name}</span>
+            {!wired && value !== undefined ? <span className="wf-value">{short}</span> : null}
+          </div>
+        );
+      })}
+      {outputs.map((output) => (
+        <div key={`out-${output.name}`} className="wf-row out" title={`${output.name} (${output.type})`}>
+          <span className="wf-name">{output.name}</span>
+          <Handle type="source" position={Position.Right} id={output.name} className={`handle-${output.type}`} />
         </div>
       ))}
-      {outputs.map((output, i) => (
-        <div key={`out-${output.name}`} className="wf-handle-label out" style={{ top: 44 + i * 22 }}>
-          {output.name}
-          <Handle
-            type="source"
-            position={Position.Right}
-            id={output.name}
-            className={`handle-${output.type}`}
-            style={{ top: 9 }}
-          />
+      {preview !== undefined ? (
+        <div className="wf-preview" title={JSON.stringify(run?.outputs) ?? ""}>
+          → {preview}
         </div>
-      ))}
+      ) : null}
+      {run?.status === "failed" && run.error ? (
+        <div className="wf-error" title={run.error}>
+          {run.error}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -2,18 +2,14 @@
  * The editor's own controls, acting as the user: list, open, create and save workflows, and hand edits
  * on the canvas. Each is a user-actor call on the page's own run (audited, never prompted). Unsaved
  * changes are a draft in IndexedDB that survives a reload; Save sends `expected_version` and reports a
- * conflict instead of overwriting. The editor holds host values (an asset in a node's data is an
- * `AssetRef`): what it sends is encoded, what it receives (and its drafts) decoded, once each.
+ * conflict instead of overwriting.
  */
 import { del, get, set } from "idb-keyval";
-import type { InvokeResult } from "../../../shared/capabilities/types.ts";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
-import { fromWire, toWire } from "../../../shared/protocol/values.ts";
 import type { Api } from "../api.ts";
 import type { EditorStore } from "./store.ts";
-
-const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
+import { UserCalls } from "./user-calls.ts";
 
 export interface WorkflowSummary {
   id: string;
@@ -22,77 +18,54 @@ export interface WorkflowSummary {
   updated_at: string;
 }
 
-/** A draft as IndexedDB keeps it: the graph in the boundary encoding (a structured clone drops classes). */
 interface Draft {
-  graph: unknown;
+  graph: Graph;
   version: number;
+}
+
+/** One hand edit: a document operation and its arguments. */
+export interface Edit {
+  op: DocumentOp;
+  args: Record<string, unknown>;
 }
 
 export type SaveOutcome = { ok: true } | { ok: false; conflict: boolean; message: string };
 
+/** A hand edit's audit waits while its group (one field's keystrokes) goes on: one audit per edit. */
+const AUDIT_SETTLE_MS = 800;
+
 export class EditorController {
-  #runId: string | undefined;
-  #edits = 0;
+  readonly calls: UserCalls;
+  #pendingAudit: { group: string; op: DocumentOp; args: Record<string, unknown> } | undefined;
+  #auditTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly api: Api,
+    api: Api,
     readonly store: EditorStore,
-    private readonly sessionId: string,
+    sessionId: string,
   ) {
+    this.calls = new UserCalls(api, sessionId);
     store.onChange = (snapshot) => {
       const id = snapshot.workflow?.id;
       if (!id) return;
       if (snapshot.dirty)
-        void set(`draft:${id}`, {
-          graph: toWire(snapshot.graph, "graph"),
-          version: snapshot.workflow?.version ?? 0,
-        } satisfies Draft);
+        void set(`draft:${id}`, { graph: snapshot.graph, version: snapshot.workflow?.version ?? 0 } satisfies Draft);
       else void del(`draft:${id}`);
     };
   }
 
-  async #run(): Promise<string> {
-    if (!this.#runId)
-      this.#runId = (await this.api.run.start.mutate({ sessionId: this.sessionId, editor: true })).runId;
-    return this.#runId;
-  }
-
-  /** A user-actor capability call on the page's run, restarting the run once if it ended. */
-  async #invoke(exp: string, args: unknown[]): Promise<InvokeResult> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const runId = await this.#run();
-      const answer = await this.api.run.invoke.mutate({
-        runId,
-        module: WORKFLOWS,
-        export: exp,
-        args: toWire(args, "args") as unknown[],
-        actor: "user",
-      });
-      if ("pending" in answer) continue;
-      if (!answer.ok && answer.error.code === "run_ended") {
-        this.#runId = undefined;
-        continue;
-      }
-      return answer.ok ? { ok: true, value: fromWire(answer.value, "result") } : answer;
-    }
-    return {
-      ok: false,
-      error: { code: "run_ended", message: "The editor lost its connection to the server; reload the page." },
-    };
-  }
-
   async list(): Promise<WorkflowSummary[]> {
-    const result = await this.#invoke("list", [{ limit: 200 }]);
+    const result = await this.calls.invoke("workflows", "list", [{ limit: 200 }]);
     return result.ok ? (result.value as { workflows: WorkflowSummary[] }).workflows : [];
   }
 
   async open(id: string, options: { discardDraft?: boolean } = {}): Promise<string | undefined> {
-    const result = await this.#invoke("get", [id]);
+    const result = await this.calls.invoke("workflows", "get", [id]);
     if (!result.ok) return result.error.message;
     const workflow = result.value as Workflow;
     if (options.discardDraft) await del(`draft:${id}`);
     const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
-    this.store.open(workflow, draft ? (fromWire(draft.graph, "draft") as Graph) : undefined);
+    this.store.open(workflow, draft?.graph);
     await set("open-workflow", id);
     return undefined;
   }
@@ -103,7 +76,7 @@ export class EditorController {
   }
 
   async create(name: string): Promise<string | undefined> {
-    const result = await this.#invoke("create", [{ name }]);
+    const result = await this.calls.invoke("workflows", "create", [{ name }]);
     if (!result.ok) return result.error.message;
     const workflow = result.value as Workflow;
     this.store.open(workflow);
@@ -114,7 +87,7 @@ export class EditorController {
   async save(): Promise<SaveOutcome> {
     const { workflow, graph } = this.store.getSnapshot();
     if (!workflow) return { ok: false, conflict: false, message: "No workflow is open." };
-    const result = await this.#invoke("update", [
+    const result = await this.calls.invoke("workflows", "update", [
       { workflow_id: workflow.id, graph, expected_version: workflow.version },
     ]);
     if (result.ok) {
@@ -124,28 +97,55 @@ export class EditorController {
     return { ok: false, conflict: /version conflict/i.test(result.error.message), message: result.error.message };
   }
 
-  /** A hand edit: applied to the draft at once, audited on the server as the user's act. */
-  userEdit(op: DocumentOp, args: Record<string, unknown>): string | undefined {
-    const result = this.store.apply(op, args);
+  /**
+   * A hand edit: applied to the draft at once, audited on the server as the user's act. Edits of one
+   * `group` are one undo step (and one audit, once the group goes quiet or ends).
+   */
+  userEdit(op: DocumentOp, args: Record<string, unknown>, group?: string): string | undefined {
+    const result = this.store.apply(op, args, { group, source: "user" });
     if (!result.ok) return result.message;
-    void this.#audit(op, args);
+    if (this.#pendingAudit && this.#pendingAudit.group !== group) this.#flushAudit();
+    if (group === undefined) {
+      void this.#audit(op, args);
+    } else {
+      this.#pendingAudit = { group, op, args };
+      clearTimeout(this.#auditTimer);
+      this.#auditTimer = setTimeout(() => this.#flushAudit(), AUDIT_SETTLE_MS);
+    }
     return undefined;
   }
 
-  async #audit(op: DocumentOp, args: Record<string, unknown>): Promise<void> {
-    try {
-      const runId = await this.#run();
-      const callId = `edit-${Date.now().toString(36)}-${this.#edits++}`;
-      const answer = await this.api.run.authorize.mutate({
-        runId,
-        capability: op,
-        args: toWire(args, "args"),
-        callId,
-        actor: "user",
-      });
-      if ("ok" in answer && answer.ok) await this.api.run.complete.mutate({ runId, callId, ok: true });
-    } catch {
-      // Auditing a hand edit must never block the edit itself.
+  /** Several hand edits as one undo step (a paste with its edges, an auto layout). */
+  userEdits(edits: readonly Edit[]): string | undefined {
+    const group = this.calls.callId("edits");
+    for (const { op, args } of edits) {
+      this.#flushAudit();
+      const problem = this.store.apply(op, args, { group, source: "user" });
+      if (!problem.ok) {
+        this.store.endGroup();
+        return problem.message;
+      }
+      void this.#audit(op, args);
     }
+    this.store.endGroup();
+    return undefined;
+  }
+
+  /** A field edit ended (blur): its next keystroke starts a new undo step. */
+  endEdit(): void {
+    this.store.endGroup();
+    this.#flushAudit();
+  }
+
+  #flushAudit(): void {
+    clearTimeout(this.#auditTimer);
+    const pending = this.#pendingAudit;
+    this.#pendingAudit = undefined;
+    if (pending) void this.#audit(pending.op, pending.args);
+  }
+
+  async #audit(op: DocumentOp, args: Record<string, unknown>): Promise<void> {
+    // Auditing a hand edit must never block or undo the edit itself; a failure is only a missing row.
+    await this.calls.authorize(op, args).catch(() => undefined);
   }
 }

@@ -2,6 +2,10 @@
  * The open workflow in the page: its graph, undo/redo history, dirty flag and clipboard. Agent edits
  * (`ui_*`, after the server authorised them) and hand edits go through the same shared document
  * operations, so both are visible at once, undoable, and an unsaved draft until Save.
+ *
+ * Undo steps: consecutive operations of one `group` are one step (all `ui_*` edits of one action, so
+ * an action's `commit()` undoes at once; a paste with its edges; the keystrokes of one field edit; an
+ * auto layout). Any other change, undo or redo closes the group.
  */
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import { applyOp, type DocumentOp, type Fragment, type OpResult } from "../../../shared/graph/ops.ts";
@@ -13,6 +17,9 @@ export interface OpenWorkflow {
   version: number;
 }
 
+/** Who made a change: the page's own controls (the person) or an action (the agent). */
+export type EditSource = "user" | "agent";
+
 export interface EditorSnapshot {
   workflow: OpenWorkflow | undefined;
   graph: Graph;
@@ -20,6 +27,14 @@ export interface EditorSnapshot {
   canUndo: boolean;
   canRedo: boolean;
   clipboard: Fragment | undefined;
+  /** Who made the last change of the graph (the canvas fits the view to an agent's new nodes). */
+  lastSource: EditSource;
+}
+
+export interface ApplyOptions {
+  /** Consecutive operations of one group are one undo step. */
+  group?: string | undefined;
+  source?: EditSource | undefined;
 }
 
 const HISTORY_MAX = 200;
@@ -33,8 +48,11 @@ export class EditorStore {
     canUndo: false,
     canRedo: false,
     clipboard: undefined,
+    lastSource: "user",
   };
   #past: Graph[] = [];
+  /** The group the newest undo step belongs to, while it may still grow. */
+  #group: string | undefined;
   #future: Graph[] = [];
   #saved: Graph = EMPTY;
   readonly #listeners = new Set<() => void>();
@@ -63,6 +81,7 @@ export class EditorStore {
 
   /** Opens a workflow; `draft` (an unsaved graph kept across a reload) replaces the stored graph. */
   open(workflow: Workflow, draft?: Graph): void {
+    this.#group = undefined;
     this.#past = [];
     this.#future = [];
     this.#saved = workflow.graph;
@@ -71,39 +90,55 @@ export class EditorStore {
   }
 
   close(): void {
+    this.#group = undefined;
     this.#past = [];
     this.#future = [];
     this.#saved = EMPTY;
     this.#set({ workflow: undefined, graph: EMPTY });
   }
 
-  /** Applies one document operation; a change becomes one undo step. */
-  apply(op: DocumentOp, args: Record<string, unknown>): OpResult {
+  /** Applies one document operation; a change becomes one undo step, or joins its group's step. */
+  apply(op: DocumentOp, args: Record<string, unknown>, options: ApplyOptions = {}): OpResult {
     const result = applyOp(this.#snapshot.graph, op, args);
     if (!result.ok) return result;
     if (op === "ui_copy") this.#set({ clipboard: result.value as Fragment });
     if (result.graph !== this.#snapshot.graph) {
-      this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.#snapshot.graph];
+      const joins = options.group !== undefined && options.group === this.#group && this.#past.length > 0;
+      if (!joins) this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.#snapshot.graph];
+      this.#group = options.group;
       this.#future = [];
-      this.#set({ graph: result.graph });
+      this.#set({ graph: result.graph, lastSource: options.source ?? "user" });
     }
     return result;
   }
 
+  /** Ends the open group: the next operation starts a new undo step even with the same group name. */
+  endGroup(): void {
+    this.#group = undefined;
+  }
+
   undo(): void {
+    this.#group = undefined;
     const previous = this.#past.at(-1);
     if (!previous) return;
     this.#past = this.#past.slice(0, -1);
     this.#future = [this.#snapshot.graph, ...this.#future];
-    this.#set({ graph: previous });
+    this.#set({ graph: previous, lastSource: "user" });
   }
 
   redo(): void {
+    this.#group = undefined;
     const next = this.#future[0];
     if (!next) return;
     this.#future = this.#future.slice(1);
     this.#past = [...this.#past, this.#snapshot.graph];
-    this.#set({ graph: next });
+    this.#set({ graph: next, lastSource: "user" });
+  }
+
+  /** The open workflow was renamed (by an action or another tab): its title follows; nothing else changes. */
+  renamed(id: string, name: string): void {
+    const open = this.#snapshot.workflow;
+    if (open?.id === id && open.name !== name) this.#set({ workflow: { ...open, name } });
   }
 
   /** After a successful save: the stored version and graph are now what the editor shows. */

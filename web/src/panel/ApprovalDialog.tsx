@@ -1,29 +1,14 @@
 /**
  * One approval at a time (the rest queue behind it), as a modal dialog: capability, category, the
  * server's description of the call, the agent's own words labelled as such, and the arguments with
- * invisible characters made visible. Long values scroll; nothing is cut.
+ * invisible characters made visible and images shown as thumbnails. Long values scroll; nothing is cut.
+ * Focus starts on Deny (a stray Enter never allows anything), Tab stays inside the dialog, Escape
+ * answers Deny, and focus returns to where it was when the dialog closes.
  */
 import { useEffect, useRef } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/gate/approvals.ts";
-import { revealInvisible } from "../reveal.ts";
-
-export function Revealed({ text }: { text: string }) {
-  return (
-    <>
-      {revealInvisible(text).map((segment, i) =>
-        segment.kind === "text" ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
-          <span key={i}>{segment.text}</span>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
-          <span key={i} className="hidden-char" title={`invisible character ${segment.code}`}>
-            [{segment.code}]
-          </span>
-        ),
-      )}
-    </>
-  );
-}
+import { Revealed } from "../reveal-view.tsx";
+import { describeArgs } from "./approval-args.ts";
 
 export interface ApprovalDialogProps {
   approval: ApprovalRequest;
@@ -31,23 +16,49 @@ export interface ApprovalDialogProps {
   onAnswer(approvalId: string, answer: ApprovalAnswer): void;
 }
 
+const FOCUSABLE = "button:not([disabled]), a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
+
 export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    // Focus starts on the safe answer, so a stray Enter never allows anything.
     denyRef.current?.focus();
+    return () => {
+      // The next queued approval mounts a new dialog at once; focus goes back only when none follows.
+      queueMicrotask(() => {
+        if (!document.querySelector("dialog.approval[open]") && before?.isConnected) before.focus();
+      });
+    };
   }, []);
   const answer = (value: ApprovalAnswer) => onAnswer(approval.approval_id, value);
-  const args = JSON.stringify(approval.args, null, 2) ?? "null";
+  const { text, images } = describeArgs(approval.args);
   return (
     <dialog
       ref={ref}
       className="approval"
       aria-labelledby={`t-${approval.approval_id}`}
-      onCancel={(event) => event.preventDefault()}
+      onCancel={(event) => {
+        // Escape: the safe answer.
+        event.preventDefault();
+        answer("deny");
+      }}
+      onKeyDown={(event) => {
+        if (event.key !== "Tab" || !ref.current) return;
+        const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+        const first = items[0];
+        const last = items.at(-1);
+        if (!first || !last) return;
+        if (event.shiftKey && document.activeElement === first) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && document.activeElement === last) {
+          event.preventDefault();
+          first.focus();
+        }
+      }}
     >
       <h2 id={`t-${approval.approval_id}`}>
         Allow <code>{approval.capability}</code>?
@@ -69,8 +80,27 @@ export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogPro
       ) : null}
       <h3>Arguments</h3>
       <pre className="args">
-        <Revealed text={args} />
+        <Revealed text={text} />
       </pre>
+      {images.length > 0 ? (
+        <ul className="arg-images">
+          {images.map((image) => (
+            <li key={image.label}>
+              <figure>
+                <img
+                  src={image.src}
+                  alt={image.label}
+                  className="arg-thumbnail"
+                  onError={(event) => {
+                    event.currentTarget.hidden = true;
+                  }}
+                />
+                <figcaption>{image.label}</figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="buttons">
         <button type="button" onClick={() => answer("allow")}>
           Allow once

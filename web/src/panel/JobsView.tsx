@@ -1,21 +1,68 @@
-/** Workflow jobs of this session, live from the event stream: status, progress, the failing node. */
-import type { JobView } from "../useSession.ts";
+/**
+ * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
+ * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
+ * failing node. Kept live from the session's job events.
+ */
+import { useEffect, useSyncExternalStore } from "react";
+import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
+import { ValueView } from "./ValueView.tsx";
 
-export function JobsView({ jobs }: { jobs: JobView[] }) {
-  if (jobs.length === 0) return null;
+function duration(job: JobEntry): string {
+  if (job.duration_ms === null) return job.status === "queued" || job.status === "running" ? "running" : "";
+  return job.duration_ms < 1000 ? `${job.duration_ms} ms` : `${(job.duration_ms / 1000).toFixed(1)} s`;
+}
+
+function JobItem({ job, store }: { job: JobEntry; store: JobsStore }) {
+  const name = job.workflow_name ?? (job.workflow_id ? job.workflow_id : "a workflow graph");
+  const live = job.status === "queued" || job.status === "running";
+  return (
+    <li className="job" aria-label={`${name}: ${job.status}`}>
+      <div className="job-head">
+        <strong>{name}</strong> <span className={`job-${job.status}`}>{job.status}</span>{" "}
+        {live ? (
+          <>
+            <progress max={100} value={job.progress.percent} aria-label={`Progress of ${name}`}>
+              {job.progress.percent}%
+            </progress>{" "}
+            {Math.round(job.progress.percent)}%{" "}
+            <button type="button" aria-label={`Cancel job ${name}`} onClick={() => void store.cancel(job.job_id)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <span className="job-duration">{duration(job)}</span>
+        )}
+        <time dateTime={job.created_at} className="job-time">
+          {new Date(job.created_at).toLocaleTimeString()}
+        </time>
+      </div>
+      {job.error ? (
+        <div className="error">
+          {job.error.node_id ? `node ${job.error.node_id}: ` : ""}
+          {job.error.code}: {job.error.message}
+        </div>
+      ) : null}
+      {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
+        <div className="job-outputs">
+          <ValueView value={job.outputs} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+export function JobsView({ store, visible }: { store: JobsStore; visible: boolean }) {
+  const jobs = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  useEffect(() => {
+    if (visible) void store.refresh();
+  }, [store, visible]);
   return (
     <section className="jobs" aria-label="Jobs">
-      <h2>Jobs</h2>
+      {store.error ? <p className="error">{store.error}</p> : null}
+      {jobs.length === 0 ? <p className="status">No workflow has run yet.</p> : null}
       <ul>
         {jobs.map((job) => (
-          <li key={job.job_id}>
-            <code>{job.job_id}</code> <span className={`job-${job.status}`}>{job.status}</span>{" "}
-            <progress max={100} value={job.percent} aria-label={`Progress of ${job.job_id}`}>
-              {job.percent}%
-            </progress>{" "}
-            {Math.round(job.percent)}%{job.node_id && job.status !== "completed" ? ` · node ${job.node_id}` : ""}
-            {job.error ? <div className="error">{job.error}</div> : null}
-          </li>
+          <JobItem key={job.job_id} job={job} store={store} />
         ))}
       </ul>
     </section>

@@ -1,7 +1,11 @@
-/** The `Result` region: the observation of the last action (result, logs, calls with timings, error with position). */
-import type { ReactNode } from "react";
+/**
+ * The `Result` region: the observation of the last action (result, logs, calls with timings, error with
+ * position). The result shows as ValueView does: tables, a collapsible tree, images.
+ */
+import { fromWire } from "../../../shared/protocol/values.ts";
 import type { Observation } from "../../../shared/protocol/worker.ts";
-import { Revealed } from "./ApprovalDialog.tsx";
+import { Revealed } from "../reveal-view.tsx";
+import { ValueView } from "./ValueView.tsx";
 
 export interface ResultViewProps {
   observation: Observation | undefined;
@@ -9,47 +13,13 @@ export interface ResultViewProps {
   notice?: string | undefined;
 }
 
-/**
- * An asset reference: a link, and the image itself when it is one (non-images are served as
- * attachments and simply fail to load as an image, so the preview hides itself).
- */
-function AssetLink({ id }: { id: string }) {
-  const href = `/assets/${encodeURIComponent(id)}`;
-  return (
-    <span className="asset">
-      <a href={href} target="_blank" rel="noreferrer">
-        asset {id}
-      </a>
-      <img
-        src={href}
-        alt={`asset ${id}`}
-        className="asset-preview"
-        onError={(event) => {
-          event.currentTarget.hidden = true;
-        }}
-      />
-    </span>
-  );
-}
-
-/** Renders JSON, turning `{"$asset": id}` references into links to the asset. */
-function JsonValue({ value }: { value: unknown }): ReactNode {
-  const text = JSON.stringify(value, null, 2) ?? "undefined";
-  const parts = text.split(/(\{\s*"\$asset":\s*"[^"]+"\s*\})/g);
-  return (
-    <pre className="json">
-      {parts.map((part, i) => {
-        const asset = part.match(/^\{\s*"\$asset":\s*"([^"]+)"\s*\}$/);
-        return asset ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
-          <AssetLink key={i} id={asset[1] ?? ""} />
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: positional parts
-          <Revealed key={i} text={part} />
-        );
-      })}
-    </pre>
-  );
+/** The observation's result arrives in the boundary encoding: decoded once, here, for display. */
+function decoded(value: unknown): unknown {
+  try {
+    return fromWire(value, "result");
+  } catch {
+    return value;
+  }
 }
 
 export function ResultView({ observation, running, notice }: ResultViewProps) {
@@ -77,7 +47,7 @@ export function ResultView({ observation, running, notice }: ResultViewProps) {
               : <Revealed text={observation.error.message} />
             </div>
           ) : null}
-          {"result" in observation && observation.ok ? <JsonValue value={observation.result} /> : null}
+          {"result" in observation && observation.ok ? <ValueView value={decoded(observation.result)} /> : null}
           {observation.logs.length > 0 ? (
             <>
               <h3>Logs</h3>

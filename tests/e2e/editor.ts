@@ -1,0 +1,53 @@
+/** Helpers to drive the workflow editor by its accessible names. */
+import type { Page } from "playwright-core";
+
+/** `New workflow`, named inline; waits until it is open. */
+export async function newWorkflow(page: Page, name: string): Promise<void> {
+  await page.getByRole("button", { name: "New workflow" }).click();
+  const field = page.getByRole("textbox", { name: "Name of the new workflow" });
+  await field.fill(name);
+  await field.press("Enter");
+  await page.getByText(`${name} · version 1`).waitFor();
+}
+
+/** Adds a node from the palette (opened with `Add node`), searching `query` and picking `typeId`. */
+export async function addNode(page: Page, query: string, typeId: string): Promise<void> {
+  await page.getByRole("button", { name: "Add node" }).click();
+  await page.getByRole("combobox", { name: "Search node types" }).fill(query);
+  await page
+    .getByRole("listbox", { name: "Node types" })
+    .getByRole("option", { name: new RegExp(`\\b${typeId.replace(".", "\\.")}$`) })
+    .click();
+}
+
+export function node(page: Page, id: string) {
+  return page.locator(`.react-flow__node[data-id="${id}"]`);
+}
+
+/** Drags from one handle to another with real mouse moves (React Flow ignores dragTo). */
+export async function dragHandle(
+  page: Page,
+  from: { node: string; handle: string; side: "source" | "target" },
+  to: { node: string; handle: string; side: "source" | "target" } | { x: number; y: number },
+): Promise<void> {
+  const handle = (n: string, h: string, side: string) =>
+    page.locator(`.react-flow__node[data-id="${n}"] .react-flow__handle.${side}[data-handleid="${h}"]`);
+  const s = await handle(from.node, from.handle, from.side).boundingBox();
+  if (!s) throw new Error(`handle ${from.node}.${from.handle} is not visible`);
+  let target: { x: number; y: number };
+  if ("node" in to) {
+    const t = await handle(to.node, to.handle, to.side).boundingBox();
+    if (!t) throw new Error(`handle ${to.node}.${to.handle} is not visible`);
+    target = { x: t.x + t.width / 2, y: t.y + t.height / 2 };
+  } else {
+    target = to;
+  }
+  await page.mouse.move(s.x + s.width / 2, s.y + s.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(target.x, target.y, { steps: 15 });
+  await page.mouse.up();
+}
+
+export async function openTab(page: Page, name: "Action" | "History" | "Jobs"): Promise<void> {
+  await page.getByRole("tab", { name }).click();
+}

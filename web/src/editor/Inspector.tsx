@@ -1,0 +1,97 @@
+/**
+ * The `Inspector` region: the selected node's title and one field per input from its node type's
+ * metadata (connected inputs say where their value comes from). Every edit is the user's
+ * (`ui_update_node_data` / `ui_set_node_title`), undoable, and visible on the node at once.
+ */
+import type { GraphNode } from "../../../shared/graph/document.ts";
+import { findNodeType, type InputSpec } from "../../../shared/graph/node-types.ts";
+import type { EditorController } from "./controller.ts";
+import { Field } from "./fields.tsx";
+import { inputHandles } from "./handles.ts";
+
+export interface InspectorProps {
+  node: GraphNode | undefined;
+  /** How many nodes are selected (the inspector edits one). */
+  selected: number;
+  incoming: ReadonlyMap<string, string>;
+  controller: EditorController;
+  onMessage(message: string | undefined): void;
+}
+
+/** Declared inputs, then the dynamic inputs the node's template or expression names. */
+function fieldsOf(node: GraphNode): InputSpec[] {
+  const meta = findNodeType(node.type);
+  const declared = [...(meta?.inputs ?? [])];
+  for (const handle of inputHandles(node.type, node.data)) {
+    if (!declared.some((d) => d.name === handle.name)) declared.push(handle);
+  }
+  return declared;
+}
+
+export function Inspector({ node, selected, incoming, controller, onMessage }: InspectorProps) {
+  if (!node) {
+    return (
+      <section className="inspector" aria-label="Inspector">
+        <h2>Inspector</h2>
+        <p className="status">
+          {selected > 1
+            ? `${selected} nodes are selected; select one to edit it.`
+            : "Select a node to edit its inputs."}
+        </p>
+      </section>
+    );
+  }
+  const meta = findNodeType(node.type);
+  const group = (what: string) => `inspect:${node.id}:${what}`;
+  const set = (name: string, value: unknown, spec: InputSpec) => {
+    // Back to the default: the input's default value (an unset optional input has none: null).
+    const next = value === undefined ? (spec.default ?? null) : value;
+    onMessage(controller.userEdit("ui_update_node_data", { node_id: node.id, data: { [name]: next } }, group(name)));
+  };
+  return (
+    <section className="inspector" aria-label="Inspector">
+      <h2>{node.title || meta?.title || node.type}</h2>
+      <p className="inspector-type">
+        <code>{node.type}</code> · {node.id}
+      </p>
+      {meta ? <p className="field-help">{meta.description}</p> : <p className="error">Unknown node type.</p>}
+      <div className="field">
+        <label htmlFor="field-title">Title</label>
+        <input
+          id="field-title"
+          value={node.title ?? ""}
+          placeholder={meta?.title ?? node.type}
+          onChange={(event) =>
+            onMessage(
+              controller.userEdit("ui_set_node_title", { node_id: node.id, title: event.target.value }, group("title")),
+            )
+          }
+          onBlur={() => controller.endEdit()}
+        />
+      </div>
+      {fieldsOf(node).map((spec) => {
+        const from = incoming.get(spec.name);
+        if (from) {
+          return (
+            <div key={spec.name} className="field connected">
+              <span className="field-label">
+                {spec.name} <small>{spec.type}</small>
+              </span>
+              <span className="status">connected from {from}</span>
+            </div>
+          );
+        }
+        return (
+          <Field
+            key={`${node.id}:${spec.name}`}
+            spec={spec}
+            value={node.data[spec.name]}
+            onChange={(value) => set(spec.name, value, spec)}
+            onDone={() => controller.endEdit()}
+            calls={controller.calls}
+          />
+        );
+      })}
+    </section>
+  );
+}

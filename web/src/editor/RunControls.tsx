@@ -1,0 +1,94 @@
+/**
+ * `Run workflow` and `Cancel` for the open workflow. Before the first run of a graph whose nodes
+ * write, execute or reach outside, an inline confirmation names the categories and what uses them;
+ * it asks once per workflow (and again only for a new one). "Save first" saves the draft before it runs.
+ */
+import { useState } from "react";
+import type { Category } from "../../../shared/capabilities/types.ts";
+import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
+import type { Effect, WorkflowRunner } from "./runner.ts";
+
+const WORDS: Record<Category, string> = {
+  read: "read",
+  write: "write (change stored data)",
+  execute: "execute (run other work)",
+  external: "reach outside (external)",
+};
+
+export interface RunControlsProps {
+  runner: WorkflowRunner;
+  jobs: JobsStore;
+  job: JobEntry | undefined;
+  onMessage(message: string | undefined): void;
+}
+
+export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) {
+  const [asking, setAsking] = useState<Effect[] | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [saveFirst, setSaveFirst] = useState(false);
+  const live = job !== undefined && (job.status === "queued" || job.status === "running");
+
+  const start = async () => {
+    setBusy(true);
+    try {
+      const outcome = await runner.run({ saveFirst });
+      onMessage("problem" in outcome ? outcome.problem : undefined);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <span className="run-controls">
+      <button
+        type="button"
+        className="primary"
+        disabled={busy || live || asking !== undefined}
+        onClick={async () => {
+          const unconfirmed = await runner.unconfirmed();
+          if (unconfirmed.length > 0) setAsking(unconfirmed);
+          else void start();
+        }}
+      >
+        Run workflow
+      </button>
+      {live ? (
+        <button
+          type="button"
+          onClick={async () => {
+            onMessage(await jobs.cancel(job.job_id));
+          }}
+        >
+          Cancel
+        </button>
+      ) : null}
+      <label className="save-first">
+        <input type="checkbox" checked={saveFirst} onChange={(event) => setSaveFirst(event.target.checked)} /> Save
+        first
+      </label>
+      {asking ? (
+        <fieldset className="confirm-run">
+          <legend>Confirm the run</legend>
+          <span>
+            This workflow will{" "}
+            {[...new Set(asking.map((e) => e.category))].map((category) => WORDS[category]).join(" and ")}:{" "}
+            {asking.map((e) => `${e.capability} (from ${e.node_types.join(", ")})`).join("; ")}. Run it as you?
+          </span>
+          <button
+            type="button"
+            onClick={async () => {
+              await runner.confirm(asking);
+              setAsking(undefined);
+              void start();
+            }}
+          >
+            Yes, run it
+          </button>
+          <button type="button" onClick={() => setAsking(undefined)}>
+            Not now
+          </button>
+        </fieldset>
+      ) : null}
+    </span>
+  );
+}

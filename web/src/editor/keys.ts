@@ -1,0 +1,49 @@
+/**
+ * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
+ * +C / +V / +D copy, paste, duplicate the selected nodes. They act on the canvas (focus on the page
+ * itself or inside the editor); inside a text field or the code editor, the keys are the field's own.
+ */
+import { useEffect, useRef } from "react";
+
+export interface EditorKeys {
+  undo(): void;
+  redo(): void;
+  save(): void;
+  palette(): void;
+  copy(): void;
+  paste(): void;
+  duplicate(): void;
+}
+
+const FIELD = "input, textarea, select, [contenteditable=''], [contenteditable='true'], .cm-editor";
+
+export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null): void {
+  const current = useRef(keys);
+  current.current = keys;
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const target = event.target instanceof HTMLElement ? event.target : document.body;
+      if (target.closest(FIELD) || document.querySelector("dialog[open]")) return;
+      const inside = target === document.body || scope()?.contains(target);
+      if (!inside) return;
+      const key = event.key.toLowerCase();
+      const k = current.current;
+      const actions: Record<string, (() => void) | undefined> = {
+        z: event.shiftKey ? k.redo : k.undo,
+        y: k.redo,
+        s: k.save,
+        k: k.palette,
+        c: k.copy,
+        v: k.paste,
+        d: k.duplicate,
+      };
+      const action = actions[key];
+      if (!action) return;
+      event.preventDefault();
+      action();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [scope]);
+}

@@ -1,0 +1,182 @@
+/**
+ * The jobs the page shows: the user's jobs from the server (`jobs.list`, so they survive a reload),
+ * kept live from the session's job events, newest first with the live ones on top. For each job seen
+ * live it also keeps each node's run (queued, running, done, failed with its error, its outputs once
+ * the job has ended), which the canvas draws on the nodes of the open workflow.
+ */
+import { z } from "zod";
+import { JobSummary, type SessionEvent } from "../../../shared/protocol/server.ts";
+import { fromWire } from "../../../shared/protocol/values.ts";
+import type { UserCalls } from "../editor/user-calls.ts";
+
+export type NodeRunStatus = "queued" | "running" | "completed" | "failed" | "skipped" | "cancelled";
+
+export interface NodeRun {
+  status: NodeRunStatus;
+  error?: string | undefined;
+  outputs?: unknown;
+}
+
+export interface JobEntry extends JobSummary {
+  /** Node runs, for jobs this page saw live (empty for jobs only listed). */
+  nodes: Record<string, NodeRun>;
+}
+
+const LISTED = 30;
+const JobList = z.array(JobSummary);
+
+const isLive = (job: { status: string }) => job.status === "queued" || job.status === "running";
+
+interface StoredNode {
+  id: string;
+  status: string;
+  error?: { code: string; message: string };
+  outputs?: unknown;
+}
+
+export class JobsStore {
+  #jobs: JobEntry[] = [];
+  #error: string | undefined;
+  readonly #listeners = new Set<() => void>();
+  /** Jobs whose node runs this page follows (started here or heard about live). */
+  readonly #followed = new Set<string>();
+
+  constructor(private readonly calls: UserCalls) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getSnapshot = (): JobEntry[] => this.#jobs;
+
+  get error(): string | undefined {
+    return this.#error;
+  }
+
+  #set(jobs: JobEntry[]): void {
+    this.#jobs = [...jobs].sort(
+      (a, b) => Number(isLive(b)) - Number(isLive(a)) || b.created_at.localeCompare(a.created_at),
+    );
+    for (const listener of this.#listeners) listener();
+  }
+
+  #update(jobId: string, change: (job: JobEntry) => JobEntry): void {
+    this.#set(this.#jobs.map((job) => (job.job_id === jobId ? change(job) : job)));
+  }
+
+  /** The most recent job of a workflow this page followed, for the canvas. */
+  canvasJob(workflowId: string | undefined): JobEntry | undefined {
+    if (!workflowId) return undefined;
+    return this.#jobs.find((job) => job.workflow_id === workflowId && this.#followed.has(job.job_id));
+  }
+
+  async refresh(): Promise<void> {
+    let listed: JobSummary[];
+    try {
+      const answer = await this.calls.api.jobs.list.query({ limit: LISTED });
+      listed = JobList.parse(fromWire(answer.jobs, "result"));
+      this.#error = undefined;
+    } catch (err) {
+      this.#error = `The jobs could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
+      this.#set(this.#jobs);
+      return;
+    }
+    const known = new Map(this.#jobs.map((job) => [job.job_id, job]));
+    const merged = listed.map((job) => {
+      const before = known.get(job.job_id);
+      known.delete(job.job_id);
+      // While the row is live, the events heard since are newer than what the list read.
+      const live = isLive(job) && before !== undefined;
+      return {
+        ...job,
+        status: live ? before.status : job.status,
+        progress: live ? before.progress : job.progress,
+        nodes: before?.nodes ?? {},
+      };
+    });
+    this.#set([...[...known.values()].filter((job) => this.#followed.has(job.job_id)), ...merged]);
+  }
+
+  /** A job this page just started for `workflowId`, on `nodeIds` (all queued until they run). */
+  started(job: { job_id: string; workflow_id: string | null; workflow_name?: string | null }, nodeIds: string[]): void {
+    const nodes = Object.fromEntries(nodeIds.map((id) => [id, { status: "queued" } satisfies NodeRun]));
+    this.#follow(job.job_id, job.workflow_id, job.workflow_name ?? null);
+    this.#update(job.job_id, (j) => ({
+      ...j,
+      workflow_id: job.workflow_id,
+      workflow_name: job.workflow_name ?? j.workflow_name ?? null,
+      nodes: { ...nodes, ...j.nodes },
+    }));
+  }
+
+  /** Follows a job, adding it (until the list reads its row) when it is not known yet. */
+  #follow(jobId: string, workflowId: string | null = null, workflowName: string | null = null): void {
+    this.#followed.add(jobId);
+    if (this.#jobs.some((job) => job.job_id === jobId)) return;
+    this.#set([
+      {
+        job_id: jobId,
+        workflow_id: workflowId,
+        workflow_name: workflowName,
+        status: "queued",
+        created_at: new Date().toISOString(),
+        started_at: null,
+        ended_at: null,
+        duration_ms: null,
+        progress: { done: 0, total: 0, percent: 0 },
+        error: null,
+        nodes: {},
+      },
+      ...this.#jobs,
+    ]);
+    // Started elsewhere (an action): the list tells its workflow and name.
+    if (workflowId === null) void this.refresh();
+  }
+
+  /** A session event: job progress and ends update the job and its nodes. */
+  event(event: SessionEvent): void {
+    if (event.type === "job_progress") {
+      this.#follow(event.job_id);
+      this.#update(event.job_id, (job) => {
+        const nodes = { ...job.nodes };
+        if (event.node_id && event.node_status) {
+          nodes[event.node_id] = { status: event.node_status, error: nodes[event.node_id]?.error };
+        }
+        return { ...job, status: event.status, progress: { ...job.progress, percent: event.percent }, nodes };
+      });
+    } else if (event.type === "job_ended") {
+      this.#follow(event.job_id);
+      this.#update(event.job_id, (job) => ({
+        ...job,
+        status: event.status,
+        error: event.error ?? null,
+        progress: event.status === "completed" ? { ...job.progress, percent: 100 } : job.progress,
+      }));
+      void this.#details(event.job_id);
+    }
+  }
+
+  /** Once a job has ended: each node's final status, error and outputs, and the job's row. */
+  async #details(jobId: string): Promise<void> {
+    const read = await this.calls.invoke("jobs", "get", [{ job_id: jobId, include_node_outputs: true }]);
+    await this.refresh();
+    if (read.ok) {
+      const view = read.value as { nodes?: StoredNode[] };
+      const nodes: Record<string, NodeRun> = {};
+      for (const node of view.nodes ?? []) {
+        nodes[node.id] = {
+          status: node.status === "pending" ? "skipped" : (node.status as NodeRunStatus),
+          error: node.error ? `${node.error.code}: ${node.error.message}` : undefined,
+          outputs: node.outputs,
+        };
+      }
+      this.#update(jobId, (job) => ({ ...job, nodes }));
+    }
+  }
+
+  async cancel(jobId: string): Promise<string | undefined> {
+    const result = await this.calls.invoke("jobs", "cancel", [{ job_id: jobId }]);
+    return result.ok ? undefined : result.error.message;
+  }
+}

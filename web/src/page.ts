@@ -1,0 +1,47 @@
+/**
+ * What the signed-in page is built from, once per session: the editor (store, controller, picker
+ * list, runner), the jobs store and the sandbox client, and where the session's events go.
+ */
+import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { api } from "./api.ts";
+import { EditorController } from "./editor/controller.ts";
+import { WorkflowRunner } from "./editor/runner.ts";
+import { EditorStore } from "./editor/store.ts";
+import { WorkflowList } from "./editor/workflow-list.ts";
+import { JobsStore } from "./jobs/jobs-store.ts";
+import { createSandboxClient, type SandboxClient } from "./sandbox-client.ts";
+
+export interface PageParts {
+  editor: EditorController;
+  workflows: WorkflowList;
+  jobs: JobsStore;
+  runner: WorkflowRunner;
+  sandbox: SandboxClient;
+  onEvent(event: SessionEvent): void;
+}
+
+/** Where `ui_switch_tab` moves focus: the canvas, or the panel. */
+function focusTab(tab: "editor" | "panel"): void {
+  const target =
+    tab === "panel"
+      ? document.getElementById("agent-panel")
+      : document.querySelector<HTMLElement>(".editor-pane .react-flow__pane, .editor-pane");
+  target?.focus();
+}
+
+export function createPage(sessionId: string): PageParts {
+  const editor = new EditorController(api, new EditorStore(), sessionId);
+  const workflows = new WorkflowList(editor);
+  const jobs = new JobsStore(editor.calls);
+  return {
+    editor,
+    workflows,
+    jobs,
+    runner: new WorkflowRunner(editor, jobs),
+    sandbox: createSandboxClient(sessionId, editor, focusTab),
+    onEvent(event) {
+      if (event.type === "workflow_changed") workflows.apply(event);
+      else if (event.type === "job_progress" || event.type === "job_ended") jobs.event(event);
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * A decoded value (after `fromWire`: assets are `AssetRef`, bytes `Uint8Array`) as a person reads it:
+ * an image asset as the image at its own aspect ratio, an array of flat objects as a table, any other
+ * object or array as a collapsible tree, text with invisible characters made visible. Leaves print as
+ * `"key": value` in JSON notation, so what the tree says reads like the JSON it is.
+ */
+import type { ReactNode } from "react";
+import { AssetRef } from "../../../shared/protocol/values.ts";
+import { Revealed } from "../reveal-view.tsx";
+
+/** An asset reference: a link, and the image itself when it is one (non-images hide the preview). */
+export function AssetView({ id, thumbnail = false }: { id: string; thumbnail?: boolean }) {
+  const href = `/assets/${encodeURIComponent(id)}`;
+  return (
+    <span className={thumbnail ? "asset thumbnail" : "asset"}>
+      <a href={href} target="_blank" rel="noreferrer">
+        asset {id}
+      </a>
+      <img
+        src={href}
+        alt={`asset ${id}`}
+        className="asset-preview"
+        onError={(event) => {
+          event.currentTarget.hidden = true;
+        }}
+      />
+    </span>
+  );
+}
+
+type Scalar = string | number | boolean | null;
+
+const isScalar = (value: unknown): value is Scalar =>
+  value === null || ["string", "number", "boolean"].includes(typeof value);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof AssetRef);
+
+/** Rows for a table: a non-empty array of objects whose values are all scalars or assets. */
+export function tableRows(value: unknown): { columns: string[]; rows: Record<string, unknown>[] } | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 500) return undefined;
+  const columns = new Set<string>();
+  for (const row of value) {
+    if (!isRecord(row)) return undefined;
+    for (const [key, cell] of Object.entries(row)) {
+      if (!isScalar(cell) && !(cell instanceof AssetRef)) return undefined;
+      columns.add(key);
+    }
+  }
+  return columns.size === 0 ? undefined : { columns: [...columns], rows: value as Record<string, unknown>[] };
+}
+
+function Leaf({ value }: { value: unknown }): ReactNode {
+  if (value instanceof AssetRef) return <AssetView id={value.id} />;
+  if (value instanceof Uint8Array) return <span className="bytes">{value.length} bytes</span>;
+  if (typeof value === "string") {
+    return (
+      <span className="json-string">
+        <Revealed text={JSON.stringify(value)} />
+      </span>
+    );
+  }
+  return <span className={`json-${value === null ? "null" : typeof value}`}>{JSON.stringify(value) ?? "null"}</span>;
+}
+
+function Branch({ name, value, depth }: { name: string | undefined; value: unknown; depth: number }): ReactNode {
+  const label = name === undefined ? null : <span className="json-key">{`${name}: `}</span>;
+  if (!Array.isArray(value) && !isRecord(value)) {
+    return (
+      <div className="json-leaf">
+        {label}
+        <Leaf value={value} />
+      </div>
+    );
+  }
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (entries.length === 0) {
+    return (
+      <div className="json-leaf">
+        {label}
+        {open}
+        {close}
+      </div>
+    );
+  }
+  return (
+    <details className="json-branch" open={depth < 3}>
+      <summary>
+        {label}
+        {open}
+        <span className="json-count">
+          {" "}
+          {entries.length} {Array.isArray(value) ? "items" : "keys"}{" "}
+        </span>
+      </summary>
+      <div className="json-children">
+        {entries.map(([key, item]) => (
+          <Branch key={key} name={Array.isArray(value) ? key : JSON.stringify(key)} value={item} depth={depth + 1} />
+        ))}
+      </div>
+      <span className="json-close">{close}</span>
+    </details>
+  );
+}
+
+export function ValueTable({ columns, rows }: { columns: string[]; rows: Record<string, unknown>[] }) {
+  return (
+    <table className="value-table">
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+          <tr key={i}>
+            {columns.map((c) => (
+              <td key={c}>{row[c] === undefined ? "" : <Leaf value={row[c]} />}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The whole value: a table, a tree, or a single leaf (scalars as JSON text in `pre.json`). */
+export function ValueView({ value }: { value: unknown }) {
+  const table = tableRows(value);
+  if (table) return <ValueTable {...table} />;
+  if (Array.isArray(value) || isRecord(value)) {
+    return (
+      <div className="json-tree">
+        <Branch name={undefined} value={value} depth={0} />
+      </div>
+    );
+  }
+  if (value instanceof AssetRef || value instanceof Uint8Array) return <Leaf value={value} />;
+  return (
+    <pre className="json">
+      <Revealed text={JSON.stringify(value) ?? "null"} />
+    </pre>
+  );
+}
+
+/** A short one-line preview of a value (node outputs on the canvas, job outputs in the list). */
+export function previewText(value: unknown, max = 80): string {
+  const text =
+    value instanceof AssetRef
+      ? `asset ${value.id}`
+      : value instanceof Uint8Array
+        ? `${value.length} bytes`
+        : (JSON.stringify(value, (_k, v: unknown) =>
+            v instanceof AssetRef ? `asset ${v.id}` : v instanceof Uint8Array ? `${v.length} bytes` : v,
+          ) ?? "null");
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,107 @@
+/**
+ * The state the `Action` and `History` tabs share: the action's code, whether it runs, its last
+ * observation, and the history of past actions (restoring an entry brings back its code and result).
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Observation } from "../../../shared/protocol/worker.ts";
+import { addHistory, clearHistory, type HistoryEntry, loadDraft, loadHistory, saveDraft } from "../persist.ts";
+import type { SandboxClient } from "../sandbox-client.ts";
+
+export const EXAMPLE_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+
+const { workflows: list } = await workflows.list({ limit: 5 });
+console.log("found", list.length, "workflows");
+export default list.map((w) => w.name);
+`;
+
+export interface Actions {
+  /** The code as loaded or restored (the editor's own edits are in `codeRef` until the next run). */
+  code: string | undefined;
+  running: boolean;
+  observation: Observation | undefined;
+  notice: string | undefined;
+  history: HistoryEntry[];
+  /** The code now in the editor (what the next run or type check takes). */
+  current(): string;
+  edited(value: string): void;
+  run(): Promise<void>;
+  cancel(): void;
+  restore(entry: HistoryEntry): void;
+  clear(): Promise<void>;
+}
+
+export function useActions(sandbox: SandboxClient): Actions {
+  const [code, setCode] = useState<string | undefined>();
+  const [running, setRunning] = useState(false);
+  const [observation, setObservation] = useState<Observation | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+  const [history, setHistory] = useState<HistoryEntry[]>([]);
+  const codeRef = useRef("");
+
+  useEffect(() => {
+    loadDraft().then((draft) => {
+      codeRef.current = draft ?? EXAMPLE_ACTION;
+      setCode(codeRef.current);
+    });
+    loadHistory().then(setHistory);
+  }, []);
+
+  const edited = useCallback((value: string) => {
+    codeRef.current = value;
+    void saveDraft(value);
+  }, []);
+
+  const run = useCallback(async () => {
+    if (running) return;
+    const source = codeRef.current;
+    setRunning(true);
+    setNotice(undefined);
+    setObservation(undefined);
+    try {
+      const result = await sandbox.run(source);
+      setObservation(result.observation);
+      if (result.notice) setNotice(result.notice);
+      const summary = result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`;
+      setHistory(
+        await addHistory({
+          id: crypto.randomUUID(),
+          code: source,
+          at: Date.now(),
+          ok: result.observation.ok,
+          summary,
+          observation: result.observation,
+        }),
+      );
+    } finally {
+      setRunning(false);
+    }
+  }, [running, sandbox]);
+
+  const restore = useCallback((entry: HistoryEntry) => {
+    codeRef.current = entry.code;
+    setCode(entry.code);
+    setObservation(entry.observation);
+    setNotice(entry.observation ? undefined : "This entry's result was too large to keep; run it again to see it.");
+    void saveDraft(entry.code);
+  }, []);
+
+  const clear = useCallback(async () => {
+    await clearHistory();
+    setHistory([]);
+  }, []);
+
+  const current = useCallback(() => codeRef.current, []);
+  return {
+    code,
+    running,
+    observation,
+    notice,
+    history,
+    current,
+    edited,
+    run,
+    cancel: () => sandbox.cancel(),
+    restore,
+    clear,
+  };
+}
