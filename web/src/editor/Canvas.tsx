@@ -89,7 +89,11 @@ export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage 
         n.position.x + 160 > view.right ||
         n.position.y + 60 > view.bottom,
     );
-    if (outside) requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 }));
+    if (outside)
+      fitOnceMeasured(
+        flow,
+        added.map((n) => n.id),
+      );
   }, [graph, flow]);
 
   const edges = useMemo<Edge[]>(
@@ -210,6 +214,7 @@ export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage 
         onConnectEnd={onConnectEnd}
         deleteKeyCode={["Backspace", "Delete"]}
         zoomOnDoubleClick={false}
+        minZoom={0.1}
         fitView
         fitViewOptions={{ maxZoom: 1 }}
         proOptions={{ hideAttribution: true }}
@@ -220,6 +225,19 @@ export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage 
       </ReactFlow>
     </section>
   );
+}
+
+/** Fits the view once React Flow has measured the new nodes (a fit before that would leave them out). */
+function fitOnceMeasured(
+  flow: ReturnType<typeof useReactFlow<WorkflowFlowNode, Edge>>,
+  ids: string[],
+  frames = 60,
+): void {
+  requestAnimationFrame(() => {
+    const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
+    if (measured || frames <= 0) void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 });
+    else fitOnceMeasured(flow, ids, frames - 1);
+  });
 }
 
 /** The type of the handle a palette request connects from (for filtering the palette). */

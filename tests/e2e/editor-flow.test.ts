@@ -1,0 +1,137 @@
+/**
+ * Issue 17's "done when", by accessible names: a new user builds `Number 2 -> Add <- Number 40 ->
+ * Workflow output` by hand with the palette and the inspector, runs it from the editor, sees each
+ * node's status and the output 42, undoes and redoes with the keyboard, and then an action extends
+ * the graph far outside the view: the canvas fits the new nodes, and one Ctrl+Z undoes the action.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { addNode, dragHandle, newWorkflow, node, openTab } from "./editor.ts";
+import { finished, runAction } from "./panel.ts";
+
+const inspector = (page: Page) => page.getByRole("region", { name: "Inspector" });
+
+async function select(page: Page, id: string) {
+  await node(page, id).locator(".wf-node-title").click();
+  await inspector(page).getByRole("heading").first().waitFor();
+}
+
+/** Clicks the empty canvas, so keys go to the canvas (not to a field). */
+async function focusCanvas(page: Page) {
+  const box = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+  if (!box) throw new Error("no canvas");
+  await page.mouse.click(box.x + 12, box.y + 12);
+}
+
+const edges = (page: Page) => page.locator(".react-flow__edge");
+
+async function inView(page: Page, id: string): Promise<boolean> {
+  const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+  const box = await node(page, id).boundingBox();
+  if (!canvas || !box) return false;
+  return (
+    box.x >= canvas.x &&
+    box.y >= canvas.y &&
+    box.x + box.width <= canvas.x + canvas.width &&
+    box.y + box.height <= canvas.y + canvas.height
+  );
+}
+
+describe("a workflow built by hand in the editor", () => {
+  it("builds 2 + 40 with the palette and the inspector, runs it, sees 42, undoes by keyboard, fits an action's nodes", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Answer");
+
+    await addNode(page, "number", "constant.number");
+    await select(page, "constant_number");
+    await inspector(page)
+      .getByRole("spinbutton", { name: /^value/ })
+      .fill("2");
+    await addNode(page, "number", "constant.number");
+    await select(page, "constant_number_2");
+    await inspector(page)
+      .getByRole("spinbutton", { name: /^value/ })
+      .fill("40");
+    await addNode(page, "add", "math.add");
+    await addNode(page, "output", "workflow.output");
+    await select(page, "workflow_output");
+    await inspector(page).getByRole("textbox", { name: /^name/ }).fill("answer");
+    // The values set in the inspector show on the nodes at once.
+    await expect.poll(() => node(page, "constant_number").textContent()).toContain("2");
+    await expect.poll(() => node(page, "constant_number_2").textContent()).toContain("40");
+    await expect.poll(() => node(page, "workflow_output").textContent()).toContain("answer");
+
+    await dragHandle(
+      page,
+      { node: "constant_number", handle: "output", side: "source" },
+      { node: "math_add", handle: "a", side: "target" },
+    );
+    await dragHandle(
+      page,
+      { node: "constant_number_2", handle: "output", side: "source" },
+      { node: "math_add", handle: "b", side: "target" },
+    );
+    await dragHandle(
+      page,
+      { node: "math_add", handle: "output", side: "source" },
+      { node: "workflow_output", handle: "value", side: "target" },
+    );
+    await expect.poll(() => edges(page).count()).toBe(3);
+
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    for (const title of ["Number", "Add", "Workflow output"]) {
+      await page
+        .getByRole("status", { name: `${title}: done` })
+        .first()
+        .waitFor();
+    }
+    await expect.poll(() => node(page, "math_add").locator(".wf-preview").textContent()).toContain("42");
+    await expect.poll(() => node(page, "workflow_output").locator(".wf-preview").textContent()).toContain("42");
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    await openTab(page, "Jobs");
+    await jobs.getByRole("listitem", { name: "Answer: completed" }).waitFor();
+    expect(await jobs.textContent()).toContain('"answer": 42');
+
+    // Undo and redo by keyboard on the canvas: the last connection goes and comes back.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => edges(page).count()).toBe(2);
+    await page.keyboard.press("Control+Shift+z");
+    await expect.poll(() => edges(page).count()).toBe(3);
+
+    // An action extends the graph far outside the view; the view fits the new node.
+    await page.getByLabel("Mode").selectOption("auto");
+    await openTab(page, "Action");
+    await runAction(
+      page,
+      `const g = await openWorkflow();
+g.addNode("double", "math.multiply", { b: 2 }, { x: 2600, y: 1400 });
+g.connect("math_add", "output", "double", "a");
+const done = await g.commit();
+export default done.applied;`,
+    );
+    expect(await finished(page)).toContain("2");
+    await node(page, "double").waitFor();
+    await expect.poll(() => inView(page, "double")).toBe(true);
+    await expect.poll(() => edges(page).count()).toBe(4);
+    // The action's commit() is one undo step: both its edits go at once.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => node(page, "double").count()).toBe(0);
+    expect(await edges(page).count()).toBe(3);
+
+    // Nothing the person did asked for approval; the run's effects and edits were the user's.
+    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+    server.app.audit.flush();
+    const acts = server.app.store.db
+      .prepare("SELECT DISTINCT capability FROM audit WHERE actor = 'user' ORDER BY capability")
+      .all();
+    expect(acts).toEqual(
+      expect.arrayContaining([{ capability: "ui_run_workflow" }, { capability: "ui_update_node_data" }]),
+    );
+    expect(app.problems).toEqual([]);
+  });
+});
