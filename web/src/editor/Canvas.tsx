@@ -37,6 +37,8 @@ export interface PaletteRequest {
 export interface CanvasProps {
   graph: Graph;
   job: JobEntry | undefined;
+  /** When it changes: these nodes become the selection (pasted nodes). */
+  select?: readonly string[] | undefined;
   onEdits(edits: { op: DocumentOp; args: Record<string, unknown> }[]): void;
   onSelection(ids: string[]): void;
   onPalette(request: PaletteRequest): void;
@@ -45,7 +47,7 @@ export interface CanvasProps {
 
 const LIVE = new Set(["queued", "running"]);
 
-export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage }: CanvasProps) {
+export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, onMessage }: CanvasProps) {
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
   const fromGraph = useCallback(
@@ -70,6 +72,9 @@ export function Canvas({ graph, job, onEdits, onSelection, onPalette, onMessage 
   );
   const [nodes, setNodes] = useState<WorkflowFlowNode[]>(() => fromGraph(graph));
   useEffect(() => setNodes((previous) => fromGraph(graph, previous)), [graph, fromGraph]);
+  useEffect(() => {
+    if (select) setNodes((current) => current.map((n) => ({ ...n, selected: select.includes(n.id) })));
+  }, [select]);
 
   // An action added nodes the view does not show: fit the view to the whole graph.
   const known = useRef(new Set(graph.nodes.map((n) => n.id)));

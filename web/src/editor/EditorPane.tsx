@@ -112,12 +112,26 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     problem(controller.userEdits(edits));
   };
 
+  // Each paste of the same copy lands a step further; the pasted nodes become the selection.
+  const pastes = useRef(0);
+  const [selectNow, setSelectNow] = useState<string[] | undefined>();
   const copy = () => {
-    if (selected.length > 0) problem(controller.userEdit("ui_copy", { node_ids: selected }));
+    if (selected.length === 0) return;
+    pastes.current = 0;
+    problem(controller.userEdit("ui_copy", { node_ids: selected }));
   };
   const paste = () => {
     const fragment = controller.store.getSnapshot().clipboard;
-    if (fragment && workflow) problem(controller.userEdit("ui_paste", { fragment, offset: { x: 40, y: 40 } }));
+    if (!fragment || !workflow) return;
+    const step = 40 * ++pastes.current;
+    const before = new Set(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
+    problem(controller.userEdit("ui_paste", { fragment, offset: { x: step, y: step } }));
+    setSelectNow(
+      controller.store
+        .getSnapshot()
+        .graph.nodes.filter((n) => !before.has(n.id))
+        .map((n) => n.id),
+    );
   };
 
   useEditorKeys(
@@ -236,6 +250,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
             <Canvas
               graph={graph}
               job={job}
+              select={selectNow}
               onEdits={(edits) => problem(controller.userEdits(edits))}
               onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
               onPalette={setPalette}

@@ -1,0 +1,180 @@
+/**
+ * What a person takes for granted in the editor: the narrow layout stacks, an incompatible connection
+ * is refused with its reason, a connection dropped on empty canvas opens the palette with what fits,
+ * copy / paste / duplicate, the jobs list survives a reload, the picker follows an action's new
+ * workflow, a graph with effects asks once before its first run, and Cancel stops a running job.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { addNode, dragHandle, newWorkflow, node, openTab } from "./editor.ts";
+import { finished, runAction } from "./panel.ts";
+
+const nodes = (page: Page) => page.locator(".react-flow__node[data-id]");
+
+async function focusCanvas(page: Page) {
+  const box = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+  if (!box) throw new Error("no canvas");
+  await page.mouse.click(box.x + 12, box.y + 12);
+}
+
+describe("the editor, as a person uses it", () => {
+  it("stacks the canvas and the panel on a 420 px screen, the canvas using the width", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 420, height: 900 });
+    await newWorkflow(page, "Narrow");
+    await page.reload();
+    await page.getByText("Narrow · version 1").waitFor();
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    const panel = await page.getByRole("complementary", { name: "Agent panel" }).boundingBox();
+    if (!canvas || !panel) throw new Error("layout not visible");
+    expect(canvas.width).toBeGreaterThan(360);
+    expect(panel.y).toBeGreaterThanOrEqual(canvas.y + canvas.height);
+    expect(panel.width).toBeGreaterThan(360);
+    // The skip link is the first stop and leads to the panel.
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to the agent panel" });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest("#agent-panel") !== null)).toBe(true);
+  });
+
+  it("refuses an incompatible connection with its reason, and offers what fits when a drag ends on empty canvas", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Types");
+    await addNode(page, "number", "constant.number");
+    await addNode(page, "length", "text.length");
+    await dragHandle(
+      page,
+      { node: "constant_number", handle: "output", side: "source" },
+      { node: "text_length", handle: "text", side: "target" },
+    );
+    await page.getByText("Not connected: A number output does not fit an input that takes a string").waitFor();
+    expect(await page.locator(".react-flow__edge").count()).toBe(0);
+
+    // Dropped on empty canvas: the palette lists only the types with a number input.
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    if (!canvas) throw new Error("no canvas");
+    await dragHandle(
+      page,
+      { node: "constant_number", handle: "output", side: "source" },
+      { x: canvas.x + canvas.width - 60, y: canvas.y + canvas.height - 120 },
+    );
+    const list = page.getByRole("listbox", { name: "Node types" });
+    await list.waitFor();
+    const offered = await list.getByRole("option").allTextContents();
+    expect(offered.some((o) => o.includes("math.add"))).toBe(true);
+    expect(offered.some((o) => o.includes("text.length"))).toBe(false);
+    await page.getByRole("combobox", { name: "Search node types" }).fill("multiply");
+    await page.keyboard.press("Enter");
+    await node(page, "math_multiply").waitFor();
+    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+    // Adding the node and its edge was one step.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => nodes(page).count()).toBe(2);
+    expect(await page.locator(".react-flow__edge").count()).toBe(0);
+  });
+
+  it("copies, pastes and duplicates the selection with the keyboard; deletes it; undo brings it back", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Copies");
+    await addNode(page, "number", "constant.number");
+    await node(page, "constant_number").locator(".wf-node-title").click();
+    await page
+      .getByRole("region", { name: "Inspector" })
+      .getByRole("spinbutton", { name: /^value/ })
+      .fill("7");
+    await node(page, "constant_number").locator(".wf-node-title").click();
+    await page.keyboard.press("Control+c");
+    await page.keyboard.press("Control+v");
+    await node(page, "constant_number_2").waitFor();
+    await page.keyboard.press("Control+d");
+    await expect.poll(() => nodes(page).count()).toBe(3);
+    // The copies carry the value.
+    expect(await node(page, "constant_number_2").textContent()).toContain("7");
+    await node(page, "constant_number_2").locator(".wf-node-title").click();
+    await page.keyboard.press("Delete");
+    await expect.poll(() => nodes(page).count()).toBe(2);
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => nodes(page).count()).toBe(3);
+  });
+
+  it("lists jobs from the server after a reload, and the picker follows a workflow an action creates", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Listed");
+    await addNode(page, "number", "constant.number");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByRole("status", { name: "Number: done" }).waitFor();
+    await page.reload();
+    await openTab(page, "Jobs");
+    await page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Listed: completed" }).waitFor();
+
+    await page.getByLabel("Mode").selectOption("auto");
+    await openTab(page, "Action");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+export default (await workflows.create("Made by an action")).name;`,
+    );
+    expect(await finished(page)).toContain("Made by an action");
+    const picker = page.getByRole("combobox", { name: "Workflow" });
+    await expect.poll(() => picker.locator("option").allTextContents()).toContain("Made by an action");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const { workflows: all } = await workflows.list({ query: "Made by" });
+await workflows.update({ workflow_id: all[0].id, name: "Renamed by an action" });
+export default "ok";`,
+    );
+    await expect.poll(() => picker.locator("option").allTextContents()).toContain("Renamed by an action");
+    expect(await picker.locator("option").allTextContents()).not.toContain("Made by an action");
+  });
+
+  it("asks once before the first run of a graph that writes, runs its effects as the user, and Cancel stops a job", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Remembers");
+    await addNode(page, "save memory", "memory.save");
+    await node(page, "memory_save").locator(".wf-node-title").click();
+    await page
+      .getByRole("region", { name: "Inspector" })
+      .getByRole("textbox", { name: /^content/ })
+      .fill("ran by hand");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    const confirm = page.getByRole("group", { name: "Confirm the run" });
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain("write");
+    expect(await confirm.textContent()).toContain("save_memory");
+    await confirm.getByRole("button", { name: "Yes, run it" }).click();
+    await page.getByRole("status", { name: "Save memory: done" }).waitFor();
+    // The second run does not ask again, and neither run prompted for the write.
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await expect.poll(() => server.app.store.db.prepare("SELECT count(*) AS n FROM memories").get()).toEqual({ n: 2 });
+    expect(await confirm.count()).toBe(0);
+    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+
+    // A long job, cancelled from the editor.
+    await addNode(page, "delay", "control.delay");
+    await node(page, "control_delay").locator(".wf-node-title").click();
+    await page.getByRole("region", { name: "Inspector" }).getByRole("spinbutton", { name: /^ms/ }).fill("60000");
+    await node(page, "memory_save").locator(".wf-node-title").click();
+    await page.keyboard.press("Delete");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByRole("status", { name: "Delay: running" }).waitFor();
+    await page.getByRole("toolbar", { name: "Workflow" }).getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("status", { name: /Delay: (cancelled|skipped)/ }).waitFor();
+    await expect
+      .poll(() => server.app.store.db.prepare("SELECT status FROM jobs ORDER BY created_at DESC LIMIT 1").get())
+      .toEqual({ status: "cancelled" });
+    expect(app.problems).toEqual([]);
+  });
+});
