@@ -127,7 +127,7 @@ export default [a.status, b.status];`,
     expect(count(app)).toBe(0);
     // History survived the reload.
     await page.getByRole("tab", { name: "History" }).click();
-    expect(await page.getByRole("region", { name: "History" }).getByRole("button").first().textContent()).toContain(
+    expect(await page.getByRole("region", { name: "History" }).getByRole("listitem").first().textContent()).toContain(
       "41 + 1",
     );
   });

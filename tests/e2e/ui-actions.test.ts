@@ -11,7 +11,7 @@ const committed = await g.commit();
 export default { ok: committed.ok, applied: committed.applied, edges: committed.edges?.length, failed: committed.failed?.error.code };`;
 
 describe("an action edits the open workflow through ui", () => {
-  it("makes nodes and an edge appear; undo removes them; Save persists; a reload finds the saved graph", async () => {
+  it("makes nodes and an edge appear; one undo removes the action's edits; Save persists; a reload finds the saved graph", async () => {
     await using app = await openApp();
     const { page, server } = app;
     await page.getByLabel("Mode").selectOption("auto");
@@ -26,13 +26,14 @@ describe("an action edits the open workflow through ui", () => {
       JSON.parse((server.app.store.db.prepare("SELECT graph FROM workflows").get() as { graph: string }).graph);
     expect(stored().nodes).toEqual([]);
 
+    // The action's commit() is one undo step: its two nodes and its edge go together.
     await page.getByRole("button", { name: "Undo" }).click();
-    await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(0);
-    await page.getByRole("button", { name: "Undo" }).click();
-    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(1);
-    await page.getByRole("button", { name: "Redo" }).click();
+    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(0);
+    expect(await page.locator(".react-flow__edge").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Undo" }).isDisabled()).toBe(true);
     await page.getByRole("button", { name: "Redo" }).click();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(2);
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Agent built · version 2").waitFor();
