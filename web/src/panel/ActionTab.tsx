@@ -22,7 +22,8 @@ export function ActionTab({ actions }: { actions: Actions }) {
         <button
           type="button"
           onClick={() => void actions.run()}
-          disabled={actions.running}
+          // Not `disabled`: a disabled button drops focus, and the approval dialog returns focus here.
+          aria-disabled={actions.running}
           aria-keyshortcuts="Control+Enter Meta+Enter"
         >
           Run

@@ -32,7 +32,8 @@ export function imageFormat(base64: string): string | undefined {
 }
 
 const size = (base64: string) => {
-  const n = Math.floor((base64.length * 3) / 4);
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  const n = Math.floor((base64.length * 3) / 4) - padding;
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} kB`;
 };
 

@@ -1,0 +1,87 @@
+/**
+ * The panel's smaller things: the approval dialog keeps focus inside, Escape answers Deny, focus goes
+ * back where it was, an image argument shows as a thumbnail (not base64); the Result shows an array of
+ * flat objects as a table and other JSON as a collapsible tree; History restores an entry's code and
+ * result and can be cleared.
+ */
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { openTab } from "./editor.ts";
+import { dialog, finished, result, runAction } from "./panel.ts";
+
+describe("the panel, as a person uses it", () => {
+  it("traps focus in the approval dialog, answers Deny on Escape, restores focus, shows an image argument as a thumbnail", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    const png = await sharp({ create: { width: 4, height: 2, channels: 3, background: "#c00" } })
+      .png()
+      .toBuffer();
+    await runAction(
+      page,
+      `import { assets } from "@nodetool-ai/sandbox-nodetool/assets";
+const bytes = new Uint8Array([${[...png].join(",")}]);
+await assets.save({ name: "red.png", content: bytes, content_type: "image/png" });
+export default "saved";`,
+    );
+    const ask = dialog(page);
+    await ask.waitFor();
+    const thumbnail = ask.getByRole("img", { name: /image 1: png/ });
+    await expect.poll(() => thumbnail.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);
+    const text = (await ask.textContent()) ?? "";
+    expect(text).toContain("[image 1: png");
+    expect(text).not.toContain(png.toString("base64").slice(0, 24));
+
+    // Focus starts on Deny and Tab never leaves the dialog.
+    expect(await ask.getByRole("button", { name: "Deny" }).evaluate((b) => b === document.activeElement)).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      await page.keyboard.press("Tab");
+      expect(await ask.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    expect(await finished(page)).toContain("permission_denied");
+    expect(await dialog(page).count()).toBe(0);
+    // Focus is back on the Run button the person pressed.
+    await expect
+      .poll(() => page.getByRole("button", { name: "Run", exact: true }).evaluate((b) => b === document.activeElement))
+      .toBe(true);
+    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
+  });
+
+  it("shows flat rows as a table and other JSON as a collapsible tree; History restores and clears", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(page, 'export default [{ name: "ada", age: 36 }, { name: "grace", age: 85 }];');
+    await finished(page);
+    const table = result(page).getByRole("table").first();
+    expect(await table.getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);
+    expect(await table.getByRole("row").count()).toBe(3);
+    expect(await table.textContent()).toContain('"grace"');
+
+    await runAction(page, 'export default { outer: { inner: [1, 2, 3], label: "deep" }, flag: true };');
+    const text = await finished(page);
+    expect(text).toContain('"label": "deep"');
+    expect(text).toContain('"flag": true');
+    const branch = result(page).locator("details.json-branch").nth(1);
+    expect(await branch.getAttribute("open")).not.toBeNull();
+    await branch.locator("summary").first().click();
+    expect(await branch.getAttribute("open")).toBeNull();
+    expect(await branch.textContent()).toContain("2 keys");
+
+    await openTab(page, "History");
+    const history = page.getByRole("region", { name: "History" });
+    expect(await history.getByRole("listitem").count()).toBe(2);
+    // The older entry: its code and its table come back in the Action tab.
+    await history.getByRole("listitem").nth(1).getByRole("button").click();
+    expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("grace");
+    expect(await result(page).getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);
+
+    await openTab(page, "History");
+    await history.getByRole("button", { name: "Clear history" }).click();
+    await history.getByText("No actions yet.").waitFor();
+    await page.reload();
+    await openTab(page, "History");
+    await page.getByRole("region", { name: "History" }).getByText("No actions yet.").waitFor();
+  });
+});
