@@ -5,6 +5,7 @@
  * workflow, a graph with effects asks once before its first run, and Cancel stops a running job.
  */
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
 import { addNode, dragHandle, newWorkflow, node, openTab } from "./editor.ts";
@@ -84,7 +85,11 @@ describe("the editor, as a person uses it", () => {
     const { page } = app;
     await page.setViewportSize({ width: 1400, height: 900 });
     await newWorkflow(page, "Copies");
-    await addNode(page, "number", "constant.number");
+    // The palette from the keyboard: Ctrl+K, type, Enter.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("number");
+    await page.keyboard.press("Enter");
     await node(page, "constant_number").locator(".wf-node-title").click();
     await page
       .getByRole("region", { name: "Inspector" })
@@ -176,5 +181,41 @@ export default "ok";`,
       .poll(() => server.app.store.db.prepare("SELECT status FROM jobs ORDER BY created_at DESC LIMIT 1").get())
       .toEqual({ status: "cancelled" });
     expect(app.problems).toEqual([]);
+  });
+
+  it("uploads an image in the inspector's asset field and runs an image node on it; the panel resizes and collapses", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Gray");
+    await addNode(page, "grayscale", "image.grayscale");
+    await node(page, "image_grayscale").locator(".wf-node-title").click();
+    const inspector = page.getByRole("region", { name: "Inspector" });
+    const png = await sharp({ create: { width: 4, height: 2, channels: 3, background: "#c00" } })
+      .png()
+      .toBuffer();
+    await inspector.getByLabel("Upload image").setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
+    const preview = inspector.getByRole("img", { name: /^asset ast_/ });
+    await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);
+    const chosen = await inspector.getByRole("combobox", { name: /^image/ }).inputValue();
+    expect(chosen).toMatch(/^ast_/);
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByRole("group", { name: "Confirm the run" }).getByRole("button", { name: "Yes, run it" }).click();
+    await page.getByRole("status", { name: "Grayscale image: done" }).waitFor();
+    expect(await node(page, "image_grayscale").locator(".wf-preview").textContent()).toMatch(/asset ast_/);
+
+    // The panel: wider with the separator's arrow keys, then hidden, which gives the canvas the room.
+    const separator = page.getByRole("separator", { name: "Resize the panel" });
+    const before = Number(await separator.getAttribute("aria-valuenow"));
+    await separator.focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(async () => Number(await separator.getAttribute("aria-valuenow"))).toBe(before + 20);
+    const canvas = page.getByRole("region", { name: "Workflow canvas" });
+    const narrow = (await canvas.boundingBox())?.width ?? 0;
+    await page.getByRole("button", { name: "Hide panel" }).click();
+    await expect.poll(async () => (await canvas.boundingBox())?.width ?? 0).toBeGreaterThan(narrow + 300);
+    expect(await page.getByRole("button", { name: "Show panel" }).getAttribute("aria-expanded")).toBe("false");
+    await page.getByRole("button", { name: "Show panel" }).click();
+    await page.getByRole("textbox", { name: "Action" }).waitFor();
   });
 });

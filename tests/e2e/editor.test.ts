@@ -41,6 +41,9 @@ describe("the workflow editor, by hand", () => {
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Hand made · version 2").waitFor();
+    // "Saved." is a short notice, not a lasting banner.
+    await page.getByRole("status").getByText("Saved.").waitFor();
+    await expect.poll(() => page.getByText("Saved.").count(), { timeout: 8000 }).toBe(0);
     const stored = server.app.store.db.prepare("SELECT graph FROM workflows WHERE name = 'Hand made'").get() as {
       graph: string;
     };
