@@ -24,18 +24,13 @@ describe("the editor store's undo groups", () => {
   it("makes one step of a group's edits, and a new step for anything else", () => {
     const store = new EditorStore();
     store.open(workflow());
-    store.apply(
-      "ui_add_node",
-      { node_type: "constant.number", node_id: "a" },
-      { group: "action:run_1", source: "agent" },
-    );
-    store.apply("ui_add_node", { node_type: "math.add", node_id: "b" }, { group: "action:run_1", source: "agent" });
+    store.apply("ui_add_node", { node_type: "constant.number", node_id: "a" }, { group: "action:run_1" });
+    store.apply("ui_add_node", { node_type: "math.add", node_id: "b" }, { group: "action:run_1" });
     store.apply(
       "ui_connect_nodes",
       { source: "a", source_handle: "output", target: "b", target_handle: "a" },
-      { group: "action:run_1", source: "agent" },
+      { group: "action:run_1" },
     );
-    expect(store.getSnapshot().lastSource).toBe("agent");
     store.apply("ui_update_node_data", { node_id: "a", data: { value: 4 } }, { group: "field:a:value" });
     store.apply("ui_update_node_data", { node_id: "a", data: { value: 40 } }, { group: "field:a:value" });
     store.endGroup();

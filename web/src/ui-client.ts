@@ -188,7 +188,7 @@ export class UiClient {
           ),
         };
       }
-      const result = this.editor.store.apply(name, args, { group: `action:${runId}`, source: "agent" });
+      const result = this.editor.store.apply(name, args, { group: `action:${runId}` });
       return result.ok
         ? { ok: true, value: result.value }
         : { ok: false, error: failure("capability_failed", result.message) };

@@ -240,7 +240,7 @@ function fitOnceMeasured(
 ): void {
   requestAnimationFrame(() => {
     const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
-    if (measured || frames <= 0) void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 });
+    if (measured || frames <= 0) void flow.fitView({ padding: 0.15, maxZoom: 1 });
     else fitOnceMeasured(flow, ids, frames - 1);
   });
 }

@@ -9,11 +9,11 @@ import { freshId } from "../../../shared/graph/ops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import type { Edit, EditorController } from "./controller.ts";
+import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
 import { Inspector } from "./Inspector.tsx";
 import { useEditorKeys } from "./keys.ts";
 import { autoLayout, type Size } from "./layout.ts";
-import { NewWorkflow } from "./NewWorkflow.tsx";
 import { Palette, type PaletteChoice } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
 import type { WorkflowRunner } from "./runner.ts";
@@ -41,7 +41,6 @@ const SUCCESS_MS = 2500;
 
 function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
-  const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
   useSyncExternalStore(jobs.subscribe, jobs.getSnapshot);
   const flow = useReactFlow();
   const [notice, setNotice] = useState<Notice | undefined>();
@@ -160,7 +159,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     const moves = autoLayout(graph, sizes);
     if (moves.length === 0) return;
     problem(controller.userEdits(moves.map((args) => ({ op: "ui_move_node", args }))));
-    requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1, duration: 200 }));
+    requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
   };
 
   const incoming = new Map<string, string>();
@@ -174,60 +173,15 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
 
   return (
     <section className="editor-pane" aria-label="Workflow editor" ref={pane}>
-      <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
-        <label>
-          Workflow{" "}
-          <select
-            value={workflow?.id ?? ""}
-            onFocus={() => void workflows.refresh()}
-            onChange={(e) => {
-              if (e.target.value) void controller.open(e.target.value).then(problem);
-            }}
-          >
-            <option value="">(none open)</option>
-            {list.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <NewWorkflow onCreate={async (name) => problem(await controller.create(name))} />
-        <button type="button" onClick={() => void save()} disabled={!workflow || !snapshot.dirty}>
-          Save
-        </button>
-        <button
-          type="button"
-          onClick={() => controller.store.undo()}
-          disabled={!snapshot.canUndo}
-          aria-keyshortcuts="Control+Z"
-        >
-          Undo
-        </button>
-        <button
-          type="button"
-          onClick={() => controller.store.redo()}
-          disabled={!snapshot.canRedo}
-          aria-keyshortcuts="Control+Shift+Z"
-        >
-          Redo
-        </button>
-        {workflow ? (
-          <>
-            <button type="button" onClick={openPalette} aria-keyshortcuts="Control+K">
-              Add node
-            </button>
-            <button type="button" onClick={layout} disabled={graph.nodes.length === 0}>
-              Auto layout
-            </button>
-            <RunControls runner={runner} jobs={jobs} job={job} onMessage={problem} />
-            <span className="workflow-state">
-              {workflow.name} · version {workflow.version}
-              {snapshot.dirty ? " · unsaved draft" : ""}
-            </span>
-          </>
-        ) : null}
-      </div>
+      <EditorToolbar
+        controller={controller}
+        workflows={workflows}
+        onSave={() => void save()}
+        onPalette={openPalette}
+        onLayout={layout}
+        run={<RunControls runner={runner} jobs={jobs} job={job} onMessage={problem} />}
+        onMessage={problem}
+      />
       {notice ? (
         <p className={notice.kind === "success" ? "notice success" : "banner"} role="status">
           {notice.text}{" "}

@@ -102,7 +102,7 @@ export class EditorController {
    * `group` are one undo step (and one audit, once the group goes quiet or ends).
    */
   userEdit(op: DocumentOp, args: Record<string, unknown>, group?: string): string | undefined {
-    const result = this.store.apply(op, args, { group, source: "user" });
+    const result = this.store.apply(op, args, { group });
     if (!result.ok) return result.message;
     if (this.#pendingAudit && this.#pendingAudit.group !== group) this.#flushAudit();
     if (group === undefined) {
@@ -120,7 +120,7 @@ export class EditorController {
     const group = this.calls.callId("edits");
     for (const { op, args } of edits) {
       this.#flushAudit();
-      const problem = this.store.apply(op, args, { group, source: "user" });
+      const problem = this.store.apply(op, args, { group });
       if (!problem.ok) {
         this.store.endGroup();
         return problem.message;

@@ -17,9 +17,6 @@ export interface OpenWorkflow {
   version: number;
 }
 
-/** Who made a change: the page's own controls (the person) or an action (the agent). */
-export type EditSource = "user" | "agent";
-
 export interface EditorSnapshot {
   workflow: OpenWorkflow | undefined;
   graph: Graph;
@@ -27,14 +24,11 @@ export interface EditorSnapshot {
   canUndo: boolean;
   canRedo: boolean;
   clipboard: Fragment | undefined;
-  /** Who made the last change of the graph (the canvas fits the view to an agent's new nodes). */
-  lastSource: EditSource;
 }
 
 export interface ApplyOptions {
   /** Consecutive operations of one group are one undo step. */
   group?: string | undefined;
-  source?: EditSource | undefined;
 }
 
 const HISTORY_MAX = 200;
@@ -48,7 +42,6 @@ export class EditorStore {
     canUndo: false,
     canRedo: false,
     clipboard: undefined,
-    lastSource: "user",
   };
   #past: Graph[] = [];
   /** The group the newest undo step belongs to, while it may still grow. */
@@ -107,7 +100,7 @@ export class EditorStore {
       if (!joins) this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.#snapshot.graph];
       this.#group = options.group;
       this.#future = [];
-      this.#set({ graph: result.graph, lastSource: options.source ?? "user" });
+      this.#set({ graph: result.graph });
     }
     return result;
   }
@@ -123,7 +116,7 @@ export class EditorStore {
     if (!previous) return;
     this.#past = this.#past.slice(0, -1);
     this.#future = [this.#snapshot.graph, ...this.#future];
-    this.#set({ graph: previous, lastSource: "user" });
+    this.#set({ graph: previous });
   }
 
   redo(): void {
@@ -132,7 +125,7 @@ export class EditorStore {
     if (!next) return;
     this.#future = this.#future.slice(1);
     this.#past = [...this.#past, this.#snapshot.graph];
-    this.#set({ graph: next, lastSource: "user" });
+    this.#set({ graph: next });
   }
 
   /** The open workflow was renamed (by an action or another tab): its title follows; nothing else changes. */

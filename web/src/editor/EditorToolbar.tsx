@@ -1,0 +1,80 @@
+/** The editor's toolbar: the workflow picker, New, Save, Undo/Redo, Add node, Auto layout, the run controls. */
+import type { ReactNode } from "react";
+import { useSyncExternalStore } from "react";
+import type { EditorController } from "./controller.ts";
+import { NewWorkflow } from "./NewWorkflow.tsx";
+import type { WorkflowList } from "./workflow-list.ts";
+
+export interface EditorToolbarProps {
+  controller: EditorController;
+  workflows: WorkflowList;
+  onSave(): void;
+  onPalette(): void;
+  onLayout(): void;
+  /** The run controls (they need the jobs and the runner). */
+  run: ReactNode;
+  onMessage(message: string | undefined): void;
+}
+
+export function EditorToolbar(props: EditorToolbarProps) {
+  const { controller, workflows, onSave, onPalette, onLayout, run, onMessage } = props;
+  const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
+  const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
+  const { workflow, graph } = snapshot;
+  return (
+    <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
+      <label>
+        Workflow{" "}
+        <select
+          value={workflow?.id ?? ""}
+          onFocus={() => void workflows.refresh()}
+          onChange={(e) => {
+            if (e.target.value) void controller.open(e.target.value).then(onMessage);
+          }}
+        >
+          <option value="">(none open)</option>
+          {list.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <NewWorkflow onCreate={async (name) => onMessage(await controller.create(name))} />
+      <button type="button" onClick={onSave} disabled={!workflow || !snapshot.dirty}>
+        Save
+      </button>
+      <button
+        type="button"
+        onClick={() => controller.store.undo()}
+        disabled={!snapshot.canUndo}
+        aria-keyshortcuts="Control+Z"
+      >
+        Undo
+      </button>
+      <button
+        type="button"
+        onClick={() => controller.store.redo()}
+        disabled={!snapshot.canRedo}
+        aria-keyshortcuts="Control+Shift+Z"
+      >
+        Redo
+      </button>
+      {workflow ? (
+        <>
+          <button type="button" onClick={onPalette} aria-keyshortcuts="Control+K">
+            Add node
+          </button>
+          <button type="button" onClick={onLayout} disabled={graph.nodes.length === 0}>
+            Auto layout
+          </button>
+          {run}
+          <span className="workflow-state">
+            {workflow.name} · version {workflow.version}
+            {snapshot.dirty ? " · unsaved draft" : ""}
+          </span>
+        </>
+      ) : null}
+    </div>
+  );
+}
