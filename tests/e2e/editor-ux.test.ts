@@ -109,6 +109,15 @@ describe("the editor, as a person uses it", () => {
     await focusCanvas(page);
     await page.keyboard.press("Control+z");
     await expect.poll(() => nodes(page).count()).toBe(3);
+
+    // Inside the code editor, Ctrl+Z is the editor's own: the text goes back, the graph stays.
+    const code = page.getByRole("textbox", { name: "Action" });
+    await code.click();
+    await page.keyboard.press("ControlOrMeta+End");
+    await page.keyboard.type("// typed");
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => code.textContent()).not.toContain("// typed");
+    expect(await nodes(page).count()).toBe(3);
   });
 
   it("lists jobs from the server after a reload, and the picker follows a workflow an action creates", async () => {
