@@ -107,7 +107,7 @@ export function Field(props: FieldProps) {
         id={id}
         value={typeof value === "string" ? value : String(spec.default ?? "")}
         onChange={(event) => {
-          onChange(event.target.value);
+          onChange(event.target.value === "" ? undefined : event.target.value);
           onDone();
         }}
       >

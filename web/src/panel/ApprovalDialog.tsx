@@ -16,6 +16,9 @@ export interface ApprovalDialogProps {
   onAnswer(approvalId: string, answer: ApprovalAnswer): void;
 }
 
+/** Where focus was before the first of a run of queued dialogs opened; it goes back there after the last. */
+let returnFocus: HTMLElement | null = null;
+
 const FOCUSABLE = "button:not([disabled]), a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
 export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogProps) {
@@ -23,13 +26,17 @@ export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogPro
   const denyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const dialog = ref.current;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!returnFocus && document.activeElement instanceof HTMLElement && !document.activeElement.closest("dialog")) {
+      returnFocus = document.activeElement;
+    }
     if (dialog && !dialog.open) dialog.showModal();
     denyRef.current?.focus();
     return () => {
       // The next queued approval mounts a new dialog at once; focus goes back only when none follows.
       queueMicrotask(() => {
-        if (!document.querySelector("dialog.approval[open]") && before?.isConnected) before.focus();
+        if (document.querySelector("dialog.approval[open]")) return;
+        if (returnFocus?.isConnected) returnFocus.focus();
+        returnFocus = null;
       });
     };
   }, []);
