@@ -125,8 +125,11 @@ describe("the editor, as a person uses it", () => {
     const { page } = app;
     await newWorkflow(page, "Listed");
     await addNode(page, "number", "constant.number");
+    // "Save first": the draft is saved before it runs.
+    await page.getByRole("checkbox", { name: "Save first" }).check();
     await page.getByRole("button", { name: "Run workflow" }).click();
     await page.getByRole("status", { name: "Number: done" }).waitFor();
+    await page.getByText("Listed · version 2").waitFor();
     await page.reload();
     await openTab(page, "Jobs");
     await page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Listed: completed" }).waitFor();

@@ -15,6 +15,8 @@ const WORDS: Record<Category, string> = {
   external: "reach outside (external)",
 };
 
+const SAVE_FIRST = "run-save-first";
+
 export interface RunControlsProps {
   runner: WorkflowRunner;
   jobs: JobsStore;
@@ -25,7 +27,8 @@ export interface RunControlsProps {
 export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) {
   const [asking, setAsking] = useState<Effect[] | undefined>();
   const [busy, setBusy] = useState(false);
-  const [saveFirst, setSaveFirst] = useState(false);
+  // The person's preference for a dirty draft: run it as shown, or save it first (kept across reloads).
+  const [saveFirst, setSaveFirst] = useState(() => localStorage.getItem(SAVE_FIRST) === "1");
   const live = job !== undefined && (job.status === "queued" || job.status === "running");
 
   const start = async () => {
@@ -63,8 +66,15 @@ export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) 
         </button>
       ) : null}
       <label className="save-first">
-        <input type="checkbox" checked={saveFirst} onChange={(event) => setSaveFirst(event.target.checked)} /> Save
-        first
+        <input
+          type="checkbox"
+          checked={saveFirst}
+          onChange={(event) => {
+            setSaveFirst(event.target.checked);
+            localStorage.setItem(SAVE_FIRST, event.target.checked ? "1" : "0");
+          }}
+        />{" "}
+        Save first
       </label>
       {asking ? (
         <fieldset className="confirm-run">

@@ -81,7 +81,7 @@ export function useActions(sandbox: SandboxClient): Actions {
     codeRef.current = entry.code;
     setCode(entry.code);
     setObservation(entry.observation);
-    setNotice(entry.observation ? undefined : "This entry's result was too large to keep; run it again to see it.");
+    setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
     void saveDraft(entry.code);
   }, []);
 
