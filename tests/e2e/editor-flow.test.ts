@@ -95,8 +95,17 @@ describe("a workflow built by hand in the editor", () => {
     await jobs.getByRole("listitem", { name: "Answer: completed" }).waitFor();
     expect(await jobs.textContent()).toContain('"answer": 42');
 
-    // Undo and redo by keyboard on the canvas: the last connection goes and comes back.
+    // Auto layout puts every node right of what it reads from, in one undo step.
+    await page.getByRole("button", { name: "Auto layout" }).click();
+    const x = async (id: string) => (await node(page, id).boundingBox())?.x ?? 0;
+    await expect.poll(async () => (await x("constant_number")) < (await x("math_add"))).toBe(true);
+    expect(await x("math_add")).toBeLessThan(await x("workflow_output"));
+
+    // Undo and redo by keyboard on the canvas: the layout goes back in one step, then the last
+    // connection goes, and comes back.
     await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    expect(await edges(page).count()).toBe(3);
     await page.keyboard.press("Control+z");
     await expect.poll(() => edges(page).count()).toBe(2);
     await page.keyboard.press("Control+Shift+z");

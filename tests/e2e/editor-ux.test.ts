@@ -46,6 +46,13 @@ describe("the editor, as a person uses it", () => {
     const { page } = app;
     await page.setViewportSize({ width: 1400, height: 900 });
     await newWorkflow(page, "Types");
+    // Double-clicking the empty canvas opens the palette with every node type; Escape closes it.
+    const pane = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    if (!pane) throw new Error("no canvas");
+    await page.mouse.dblclick(pane.x + pane.width / 2, pane.y + pane.height / 2);
+    expect(await page.getByRole("listbox", { name: "Node types" }).getByRole("option").count()).toBe(40);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByRole("listbox", { name: "Node types" }).count()).toBe(0);
     await addNode(page, "number", "constant.number");
     await addNode(page, "length", "text.length");
     await dragHandle(
@@ -66,6 +73,7 @@ describe("the editor, as a person uses it", () => {
     );
     const list = page.getByRole("listbox", { name: "Node types" });
     await list.waitFor();
+    expect(await list.getByRole("option").count()).toBeLessThan(40);
     const offered = await list.getByRole("option").allTextContents();
     expect(offered.some((o) => o.includes("math.add"))).toBe(true);
     expect(offered.some((o) => o.includes("text.length"))).toBe(false);
@@ -106,6 +114,18 @@ describe("the editor, as a person uses it", () => {
     await node(page, "constant_number_2").locator(".wf-node-title").click();
     await page.keyboard.press("Delete");
     await expect.poll(() => nodes(page).count()).toBe(2);
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => nodes(page).count()).toBe(3);
+
+    // Several at once (Ctrl+click), deleted together and back with one undo.
+    await node(page, "constant_number").locator(".wf-node-title").click();
+    await node(page, "constant_number_2_2")
+      .locator(".wf-node-title")
+      .click({ modifiers: ["Control"] });
+    await page.getByRole("region", { name: "Inspector" }).getByText("2 nodes are selected").waitFor();
+    await page.keyboard.press("Delete");
+    await expect.poll(() => nodes(page).count()).toBe(1);
     await focusCanvas(page);
     await page.keyboard.press("Control+z");
     await expect.poll(() => nodes(page).count()).toBe(3);

@@ -68,11 +68,28 @@ export default "saved";`,
     expect(await branch.getAttribute("open")).toBeNull();
     expect(await branch.textContent()).toContain("2 keys");
 
+    // An image result shows at its own aspect ratio (4 x 2), not stretched to its caption.
+    await page.getByLabel("Mode").selectOption("auto");
+    const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#0a0" } })
+      .png()
+      .toBuffer();
+    await runAction(
+      page,
+      `import { assets } from "@nodetool-ai/sandbox-nodetool/assets";
+const saved = await assets.save({ name: "green.png", content: new Uint8Array([${[...png].join(",")}]) });
+export default { picture: saved.asset };`,
+    );
+    await finished(page);
+    const img = result(page).locator("img.asset-preview");
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(40);
+    const box = await img.boundingBox();
+    expect(Math.round(((box?.width ?? 0) - 2) / ((box?.height ?? 1) - 2))).toBe(2);
+
     await openTab(page, "History");
     const history = page.getByRole("region", { name: "History" });
-    expect(await history.getByRole("listitem").count()).toBe(2);
-    // The older entry: its code and its table come back in the Action tab.
-    await history.getByRole("listitem").nth(1).getByRole("button").click();
+    expect(await history.getByRole("listitem").count()).toBe(3);
+    // The oldest entry: its code and its table come back in the Action tab.
+    await history.getByRole("listitem").nth(2).getByRole("button").click();
     expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("grace");
     expect(await result(page).getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);

@@ -217,7 +217,7 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
           ]);
         }}
         onConnectEnd={onConnectEnd}
-        deleteKeyCode={["Backspace", "Delete"]}
+        deleteKeyCode={null}
         zoomOnDoubleClick={false}
         minZoom={0.1}
         fitView

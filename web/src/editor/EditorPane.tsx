@@ -145,6 +145,11 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
         copy();
         paste();
       },
+      remove: () => {
+        const nodes = flow.getNodes().filter((n) => n.selected);
+        const edges = flow.getEdges().filter((e) => e.selected);
+        if (nodes.length > 0 || edges.length > 0) void flow.deleteElements({ nodes, edges });
+      },
     },
     useCallback(() => pane.current, []),
   );

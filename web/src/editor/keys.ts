@@ -1,7 +1,9 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +C / +V / +D copy, paste, duplicate the selected nodes. They act on the canvas (focus on the page
- * itself or inside the editor); inside a text field or the code editor, the keys are the field's own.
+ * +C / +V / +D copy, paste, duplicate the selected nodes, Delete or Backspace removes the selection.
+ * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
+ * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
+ * a press after some modifier combinations.)
  */
 import { useEffect, useRef } from "react";
 
@@ -13,6 +15,7 @@ export interface EditorKeys {
   copy(): void;
   paste(): void;
   duplicate(): void;
+  remove(): void;
 }
 
 const FIELD = "input, textarea, select, [contenteditable=''], [contenteditable='true'], .cm-editor";
@@ -22,13 +25,21 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
   current.current = keys;
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+      if (event.defaultPrevented || event.altKey) return;
       const target = event.target instanceof HTMLElement ? event.target : document.body;
       if (target.closest(FIELD) || document.querySelector("dialog[open]")) return;
       const inside = target === document.body || scope()?.contains(target);
       if (!inside) return;
       const key = event.key.toLowerCase();
       const k = current.current;
+      if (!(event.ctrlKey || event.metaKey)) {
+        // Not on a button: there Delete and Backspace mean nothing, and the canvas's selection is elsewhere.
+        if ((key === "delete" || key === "backspace") && !target.closest("button, a")) {
+          event.preventDefault();
+          k.remove();
+        }
+        return;
+      }
       const actions: Record<string, (() => void) | undefined> = {
         z: event.shiftKey ? k.redo : k.undo,
         y: k.redo,
