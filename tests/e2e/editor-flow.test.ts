@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, dragHandle, newWorkflow, node, openTab } from "./editor.ts";
+import { addNode, connect, newWorkflow, node, openTab } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 const inspector = (page: Page) => page.getByRole("region", { name: "Inspector" });
@@ -64,21 +64,9 @@ describe("a workflow built by hand in the editor", () => {
     await expect.poll(() => node(page, "constant_number_2").textContent()).toContain("40");
     await expect.poll(() => node(page, "workflow_output").textContent()).toContain("answer");
 
-    await dragHandle(
-      page,
-      { node: "constant_number", handle: "output", side: "source" },
-      { node: "math_add", handle: "a", side: "target" },
-    );
-    await dragHandle(
-      page,
-      { node: "constant_number_2", handle: "output", side: "source" },
-      { node: "math_add", handle: "b", side: "target" },
-    );
-    await dragHandle(
-      page,
-      { node: "math_add", handle: "output", side: "source" },
-      { node: "workflow_output", handle: "value", side: "target" },
-    );
+    await connect(page, { node: "constant_number", handle: "output" }, { node: "math_add", handle: "a" });
+    await connect(page, { node: "constant_number_2", handle: "output" }, { node: "math_add", handle: "b" });
+    await connect(page, { node: "math_add", handle: "output" }, { node: "workflow_output", handle: "value" });
     await expect.poll(() => edges(page).count()).toBe(3);
 
     await page.getByRole("button", { name: "Run workflow" }).click();

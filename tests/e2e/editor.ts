@@ -48,6 +48,25 @@ export async function dragHandle(
   await page.mouse.up();
 }
 
+/**
+ * Connects an output to an input by dragging between the handles, and waits for the edge. A drag that
+ * started while the view was still moving (a fit after new nodes, on a loaded machine) is tried again.
+ */
+export async function connect(
+  page: Page,
+  from: { node: string; handle: string },
+  to: { node: string; handle: string },
+): Promise<void> {
+  const edge = page.locator(`.react-flow__edge[data-id]`);
+  const before = await edge.count();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await dragHandle(page, { ...from, side: "source" }, { ...to, side: "target" });
+    for (let i = 0; i < 20 && (await edge.count()) === before; i++) await page.waitForTimeout(50);
+    if ((await edge.count()) > before) return;
+  }
+  throw new Error(`could not connect ${from.node}.${from.handle} -> ${to.node}.${to.handle}`);
+}
+
 export async function openTab(page: Page, name: "Action" | "History" | "Jobs"): Promise<void> {
   await page.getByRole("tab", { name }).click();
 }

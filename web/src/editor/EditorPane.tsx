@@ -3,6 +3,7 @@
  * Auto layout, Run workflow), the canvas with its palette, and the inspector of the selected node.
  */
 import "@xyflow/react/dist/style.css";
+import "./editor.css";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";

@@ -37,7 +37,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof AssetRef);
 
 /** Rows for a table: a non-empty array of objects whose values are all scalars or assets. */
-export function tableRows(value: unknown): { columns: string[]; rows: Record<string, unknown>[] } | undefined {
+function tableRows(value: unknown): { columns: string[]; rows: Record<string, unknown>[] } | undefined {
   if (!Array.isArray(value) || value.length === 0 || value.length > 500) return undefined;
   const columns = new Set<string>();
   for (const row of value) {
@@ -104,7 +104,7 @@ function Branch({ name, value, depth }: { name: string | undefined; value: unkno
   );
 }
 
-export function ValueTable({ columns, rows }: { columns: string[]; rows: Record<string, unknown>[] }) {
+function ValueTable({ columns, rows }: { columns: string[]; rows: Record<string, unknown>[] }) {
   return (
     <table className="value-table">
       <thead>
