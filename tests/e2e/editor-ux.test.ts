@@ -98,6 +98,18 @@ describe("the editor, as a person uses it", () => {
     await page.keyboard.press("Control+k");
     await page.keyboard.type("number");
     await page.keyboard.press("Enter");
+    // A focused node moves with the arrow keys; the move is an edit like a drag (undoable).
+    await node(page, "constant_number").locator(".wf-node-title").click();
+    const placed = await node(page, "constant_number").getAttribute("style");
+    for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
+    await expect.poll(() => page.getByRole("button", { name: "Undo" }).isEnabled()).toBe(true);
+    await expect.poll(() => node(page, "constant_number").getAttribute("style")).not.toBe(placed);
+    const moved = await node(page, "constant_number").getAttribute("style");
+    await page.waitForTimeout(600);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => node(page, "constant_number").getAttribute("style")).toBe(placed);
+    await page.keyboard.press("Control+Shift+z");
+    await expect.poll(() => node(page, "constant_number").getAttribute("style")).toBe(moved);
     await node(page, "constant_number").locator(".wf-node-title").click();
     await page
       .getByRole("region", { name: "Inspector" })

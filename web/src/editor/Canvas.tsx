@@ -113,15 +113,45 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
     [graph],
   );
 
-  const onNodesChange = useCallback((changes: NodeChange<WorkflowFlowNode>[]) => {
-    // Removals go through onDelete (document operations); the rest is transient view state.
-    setNodes((current) =>
-      applyNodeChanges(
-        changes.filter((c) => c.type !== "remove"),
-        current,
-      ),
-    );
+  // Moves with the arrow keys (a focused, selected node) end as no drag does: they are recorded once
+  // the keys rest, as one step. A drag's own last position change is already in the graph by then.
+  const latest = useRef({ graph, onEdits });
+  latest.current = { graph, onEdits };
+  const keyMoves = useRef(new Map<string, { x: number; y: number }>());
+  const keyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const flushKeyMoves = useCallback(() => {
+    const { graph: now, onEdits: edit } = latest.current;
+    const moves = [...keyMoves.current]
+      .map(([id, p]) => ({ id, x: Math.round(p.x), y: Math.round(p.y) }))
+      .filter(({ id, x, y }) => {
+        const at = now.nodes.find((n) => n.id === id)?.position;
+        return at !== undefined && (Math.round(at.x) !== x || Math.round(at.y) !== y);
+      })
+      .map(({ id, x, y }) => ({ op: "ui_move_node" as const, args: { node_id: id, x, y } }));
+    keyMoves.current.clear();
+    if (moves.length > 0) edit(moves);
   }, []);
+  useEffect(() => () => clearTimeout(keyTimer.current), []);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<WorkflowFlowNode>[]) => {
+      for (const change of changes) {
+        if (change.type === "position" && change.position && change.dragging === false) {
+          keyMoves.current.set(change.id, change.position);
+          clearTimeout(keyTimer.current);
+          keyTimer.current = setTimeout(flushKeyMoves, 400);
+        }
+      }
+      // Removals go through onDelete (document operations); the rest is transient view state.
+      setNodes((current) =>
+        applyNodeChanges(
+          changes.filter((c) => c.type !== "remove"),
+          current,
+        ),
+      );
+    },
+    [flushKeyMoves],
+  );
 
   // React Flow calls this from an effect that depends on it: it must keep its identity.
   const selection = useRef(onSelection);
