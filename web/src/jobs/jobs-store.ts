@@ -147,11 +147,20 @@ export class JobsStore {
       });
     } else if (event.type === "job_ended") {
       this.#follow(event.job_id);
+      // Nodes still waiting or running when the job ended did not finish: say so at once (the
+      // job's row, read next, tells each node's final state and outputs).
+      const unfinished: NodeRunStatus = event.status === "cancelled" ? "cancelled" : "skipped";
       this.#update(event.job_id, (job) => ({
         ...job,
         status: event.status,
         error: event.error ?? null,
         progress: event.status === "completed" ? { ...job.progress, percent: 100 } : job.progress,
+        nodes: Object.fromEntries(
+          Object.entries(job.nodes).map(([id, run]) => [
+            id,
+            run.status === "queued" || run.status === "running" ? { ...run, status: unfinished } : run,
+          ]),
+        ),
       }));
       void this.#details(event.job_id);
     }
@@ -159,7 +168,9 @@ export class JobsStore {
 
   /** Once a job has ended: each node's final status, error and outputs, and the job's row. */
   async #details(jobId: string): Promise<void> {
-    const read = await this.calls.invoke("jobs", "get", [{ job_id: jobId, include_node_outputs: true }]);
+    const get = () => this.calls.invoke("jobs", "get", [{ job_id: jobId, include_node_outputs: true }]);
+    let read = await get();
+    if (!read.ok) read = await get();
     await this.refresh();
     if (read.ok) {
       const view = read.value as { nodes?: StoredNode[] };
