@@ -3,6 +3,7 @@
  * stream and the shapes of run.invoke and run.invokeMany calls and answers. Zod schemas with inferred types, tagged by `type`.
  */
 import { z } from "zod";
+import { JobSummary } from "../capabilities/specs/jobs.specs.ts";
 import { MODES } from "../capabilities/types.ts";
 import { ApprovalAnswer, ApprovalRequest } from "../gate/approvals.ts";
 import { FailurePayload } from "./errors.ts";
@@ -68,22 +69,10 @@ export const AnswerGroup = z.array(z.object({ callId: z.string(), answer: Invoke
 export type AnswerGroup = z.infer<typeof AnswerGroup>;
 
 /**
- * One job as the page's jobs list shows it (`jobs.list`; values in the boundary encoding): its
- * workflow's current name, status, times, progress, outputs (cut to `{$truncated}` when large), error.
+ * One job as the page's jobs list shows it (`jobs.list`; values in the boundary encoding): the
+ * capability's job summary, with the job's outputs (cut to `{$truncated}` when large).
  */
-export const JobSummary = z.object({
-  job_id: z.string(),
-  workflow_id: z.string().nullable(),
-  workflow_name: z.string().nullable().optional(),
-  status: z.enum(["queued", "running", "completed", "failed", "cancelled"]),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  ended_at: z.string().nullable(),
-  duration_ms: z.number().nullable(),
-  progress: z.object({ done: z.number(), total: z.number(), percent: z.number() }),
-  outputs: z.unknown().optional(),
-  error: FailurePayload.extend({ node_id: z.string().optional(), node_type: z.string().optional() }).nullable(),
-});
-export type JobSummary = z.infer<typeof JobSummary>;
+export const ListedJob = JobSummary.extend({ outputs: z.unknown().optional() });
+export type ListedJob = z.infer<typeof ListedJob>;
 
 export const RespondInput = z.object({ approvalId: z.string().min(1).max(200), answer: ApprovalAnswer });

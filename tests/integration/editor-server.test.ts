@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { JobSummary } from "../../shared/protocol/server.ts";
+import { ListedJob } from "../../shared/protocol/server.ts";
 import { fromWire } from "../../shared/protocol/values.ts";
 import { answerValue, edge, JOBS, type JobResult, node } from "../engine/support.ts";
 import { watchEvents } from "../support/events.ts";
@@ -134,7 +134,7 @@ describe("the editor's server side", () => {
     const second = answerValue<JobResult>(await call(WORKFLOWS, "run", [{ graph }]));
     await call(WORKFLOWS, "update", [{ workflow_id: wf.id, name: "The answer" }]);
 
-    const jobs = z.array(JobSummary).parse(fromWire((await browser.jobs.list.query({ limit: 10 })).jobs));
+    const jobs = z.array(ListedJob).parse(fromWire((await browser.jobs.list.query({ limit: 10 })).jobs));
     expect(jobs.map((j) => j.job_id)).toEqual([second.job_id, first.job_id]);
     expect(jobs[1]).toMatchObject({
       workflow_id: wf.id,

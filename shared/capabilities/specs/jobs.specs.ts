@@ -13,6 +13,11 @@ export const JobSummary = z
   .strictObject({
     job_id: z.string(),
     workflow_id: z.string().nullable(),
+    workflow_name: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("In lists: the workflow's name now (null for a graph run, or a workflow since deleted)"),
     status: JobStatus,
     created_at: IsoTime,
     started_at: IsoTime.nullable(),

@@ -5,7 +5,7 @@
  * the job has ended), which the canvas draws on the nodes of the open workflow.
  */
 import { z } from "zod";
-import { JobSummary, type SessionEvent } from "../../../shared/protocol/server.ts";
+import { ListedJob, type SessionEvent } from "../../../shared/protocol/server.ts";
 import { fromWire } from "../../../shared/protocol/values.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 
@@ -17,13 +17,13 @@ export interface NodeRun {
   outputs?: unknown;
 }
 
-export interface JobEntry extends JobSummary {
+export interface JobEntry extends ListedJob {
   /** Node runs, for jobs this page saw live (empty for jobs only listed). */
   nodes: Record<string, NodeRun>;
 }
 
 const LISTED = 30;
-const JobList = z.array(JobSummary);
+const JobList = z.array(ListedJob);
 
 const isLive = (job: { status: string }) => job.status === "queued" || job.status === "running";
 
@@ -72,7 +72,7 @@ export class JobsStore {
   }
 
   async refresh(): Promise<void> {
-    let listed: JobSummary[];
+    let listed: ListedJob[];
     try {
       const answer = await this.calls.api.jobs.list.query({ limit: LISTED });
       listed = JobList.parse(fromWire(answer.jobs, "result"));
