@@ -1,0 +1,86 @@
+/**
+ * The agent's conversation and the model's stream, provider-neutral (DESIGN.md section 11): what the
+ * CodeAct loop holds, what a thread stores, and what crosses the page <-> server boundary when the page
+ * runs the loop. Zod schemas with inferred types; every message from the other side is parsed before use.
+ * Provider adapters (server-bridge/agent/providers) translate to and from the wire formats of OpenAI
+ * Chat Completions and Anthropic Messages.
+ */
+import { z } from "zod";
+import { ErrorCode } from "../protocol/errors.ts";
+import { Observation } from "../protocol/worker.ts";
+import { ViewImageInput } from "./tools.ts";
+
+/** The model's tool calls carry their arguments as the text the model wrote (it may not be JSON). */
+export const ToolCall = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().max(200),
+  arguments: z.string().max(2_000_000),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+export const ContentPart = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string().max(2_000_000) }),
+  /** Pixels, base64 (what view_image resolves to). */
+  z.object({ type: z.literal("image"), media_type: z.enum(["image/png", "image/jpeg"]), data: z.string() }),
+  /** A view_image request the server has yet to resolve (the page cannot read assets itself). */
+  z.object({ type: z.literal("image_request"), request: ViewImageInput }),
+]);
+export type ContentPart = z.infer<typeof ContentPart>;
+
+export const AgentMessage = z.discriminatedUnion("role", [
+  z.object({ role: z.literal("user"), content: z.array(ContentPart).max(100) }),
+  z.object({
+    role: z.literal("assistant"),
+    text: z.string().max(2_000_000),
+    tool_calls: z.array(ToolCall).max(50),
+    /** Set when the model's turn did not finish (a cut stream, Stop, a crash): shown, never replayed silently. */
+    interrupted: z.boolean().optional(),
+  }),
+  z.object({
+    role: z.literal("tool"),
+    tool_call_id: z.string().min(1).max(200),
+    name: z.string().max(200),
+    content: z.array(ContentPart).max(20),
+    is_error: z.boolean().optional(),
+    /** For execute_code: the observation itself, so a reload shows the step's calls and result. */
+    observation: Observation.optional(),
+  }),
+]);
+export type AgentMessage = z.infer<typeof AgentMessage>;
+
+export const TokenUsage = z.object({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** One model turn as it streams. A provider failure is an `error` event, never a throw. */
+export const ModelEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), delta: z.string() }),
+  z.object({ type: z.literal("tool_call"), call: ToolCall }),
+  z.object({ type: z.literal("usage"), usage: TokenUsage }),
+  z.object({ type: z.literal("done"), stop: z.enum(["end", "tool_calls", "length", "other"]) }),
+  z.object({
+    type: z.literal("error"),
+    code: ErrorCode,
+    /** Safe to show and store: sanitised of keys and host details. */
+    message: z.string().max(2000),
+  }),
+]);
+export type ModelEvent = z.infer<typeof ModelEvent>;
+
+/** One model turn: the conversation so far in, the streamed turn out. */
+export interface ModelRequest {
+  messages: readonly AgentMessage[];
+  /** A model id the server offers (`models.list`); the server's default when absent. */
+  model?: string | undefined;
+  signal: AbortSignal;
+}
+
+/**
+ * Calls the model. Implemented on the server over the configured providers (which add the system
+ * prompt and the two tools), and in the page over the socket to the server. Never throws.
+ */
+export interface ModelClient {
+  stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+}
