@@ -69,7 +69,7 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
   const done = (status: AgentStatus, answer: string): AgentOutcome => ({ status, answer, added, usage, steps });
 
   push({ role: "user", content: [{ type: "text", text: options.request }] });
-  for (let turn = 0; ; turn++) {
+  for (;;) {
     if (options.signal.aborted) return done("stopped", "Stopped.");
     const streamed = await streamTurn(options, conversation, usage);
     push(streamed.message);
