@@ -1,5 +1,6 @@
 /** What the HTTP layer and the tRPC procedures share: the store and the live registries over it. */
 
+import type { AgentServices } from "./agent/services.ts";
 import type { Logins } from "./auth/logins.ts";
 import type { Credentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
@@ -28,5 +29,7 @@ export interface AppServices {
   /** The workflow engine; `dispose()` it on shutdown (it owns the code nodes' sandbox worker). */
   jobs: JobEngine;
   audit: AuditLog;
+  /** The agent: stored threads, model turns over the configured providers, the model list. */
+  agent: AgentServices;
   log(level: "info" | "warn" | "error", message: string, detail?: unknown): void;
 }

@@ -5,6 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { toFailure } from "../shared/protocol/errors.ts";
+import { createProviders } from "./agent/providers/index.ts";
+import { createAgentServices } from "./agent/services.ts";
 import type { AppServices } from "./app-services.ts";
 import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
@@ -72,7 +74,7 @@ export function createServices(
     (capability, err) => log("error", `capability ${capability} threw`, err),
     { jobs, assets: assetLimits(config), web: webPolicy(config), events: bus },
   );
-  return {
+  const services: Omit<AppServices, "agent"> = {
     config,
     owner,
     store,
@@ -87,6 +89,10 @@ export function createServices(
     audit,
     log,
   };
+  // The agent reads assets through the services (view_image), so it is bound to them once they exist.
+  const app = services as AppServices;
+  app.agent = createAgentServices(app, createProviders(config.agent));
+  return app;
 }
 
 export interface AppHandle {

@@ -55,6 +55,26 @@ export interface ServerConfig {
   mcpSessionsPerUser: number;
   /** An MCP session with no request for this long is closed (clients that never send DELETE). */
   mcpIdleMs: number;
+  /** The agent's model providers and budgets (server only: keys never reach a page). */
+  agent: AgentConfig;
+}
+
+export interface AgentConfig {
+  /** An OpenAI-compatible Chat Completions server (`.../v1`); with only a key, OpenAI's own. */
+  openaiBaseUrl?: string | undefined;
+  openaiApiKey?: string | undefined;
+  anthropicApiKey?: string | undefined;
+  anthropicBaseUrl?: string | undefined;
+  /** The default model (`gpt-4o-mini`, or `openai:...` / `anthropic:...` to name the provider). */
+  model?: string | undefined;
+  /** Output tokens one model turn may use. */
+  stepTokens: number;
+  /** Tokens (input and output) one conversation may use in all. */
+  threadTokens: number;
+  /** Tokens one user may use per day (UTC). */
+  dailyTokens: number;
+  /** Tool calls one request may make before the agent must answer. */
+  stepCap: number;
 }
 
 function bool(value: string | undefined, name: string): boolean {
@@ -123,6 +143,17 @@ export function configFromEnv(
     allowTokenAutoMode: bool(env.ALLOW_TOKEN_AUTO_MODE, "ALLOW_TOKEN_AUTO_MODE"),
     mcpSessionsPerUser: int(env.MCP_SESSIONS_PER_USER, 32, "MCP_SESSIONS_PER_USER"),
     mcpIdleMs: int(env.MCP_IDLE_MS, 5 * 60_000, "MCP_IDLE_MS"),
+    agent: {
+      openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+      openaiApiKey: env.OPENAI_API_KEY || undefined,
+      anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
+      anthropicBaseUrl: env.ANTHROPIC_BASE_URL || undefined,
+      model: env.AGENT_MODEL || undefined,
+      stepTokens: int(env.AGENT_STEP_TOKENS, 4096, "AGENT_STEP_TOKENS"),
+      threadTokens: int(env.AGENT_THREAD_TOKENS, 2_000_000, "AGENT_THREAD_TOKENS"),
+      dailyTokens: int(env.AGENT_DAILY_TOKENS, 10_000_000, "AGENT_DAILY_TOKENS"),
+      stepCap: int(env.AGENT_STEP_CAP, 20, "AGENT_STEP_CAP"),
+    },
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

@@ -7,11 +7,13 @@
 import { createServices, startApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { tokenCommand, userCommand } from "./cli/accounts.ts";
-import { actionCommand } from "./cli/action.ts";
+import { actionCommand, terminalApprover } from "./cli/action.ts";
+import { agentCommand } from "./cli/agent.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
+import { NodeSandboxHost } from "./sandbox/host.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
@@ -56,6 +58,31 @@ async function main(argv: string[]): Promise<number> {
         }
       }
     }
+    case "agent": {
+      // The CodeAct loop in the terminal, on the local store (shares $DATA_DIR with a running server,
+      // with leases of its own, kept renewed).
+      const app = createServices(configFromEnv());
+      const leases = keepLeases(app);
+      const sandbox = await NodeSandboxHost.start();
+      const stop = new AbortController();
+      process.once("SIGINT", () => stop.abort());
+      const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+      try {
+        return await agentCommand(rest, {
+          app,
+          sandbox,
+          approver: interactive ? terminalApprover(process.stdin, process.stderr) : undefined,
+          signal: stop.signal,
+        });
+      } finally {
+        await sandbox.dispose();
+        leases.dispose();
+        app.runs.endAll();
+        await app.jobs.dispose();
+        app.audit.flush();
+        app.store.dispose();
+      }
+    }
     case "mcp":
       // MCP over stdio: nothing but protocol on stdout (see mcp/stdio.ts).
       return await mcpStdioCommand(rest);
@@ -71,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       process.stderr.write(
-        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, user add <name>, token add|list|revoke\n`,
+        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke\n`,
       );
       return 2;
   }

@@ -9,7 +9,7 @@
  * cancels the action and ends its run.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { ExecuteCodeInput } from "../../shared/agent/tools.ts";
 import type { AppServices } from "../app-services.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
@@ -17,16 +17,6 @@ import { admit, elicitingApprover, noElicitationApprover, type ToolExtra } from 
 import type { SandboxPool } from "./pool.ts";
 import { observationResult, refusedObservation } from "./results.ts";
 import type { McpAgentSession } from "./session.ts";
-
-export const ExecuteCodeInput = z.object({
-  title: z.string().max(200).optional().describe("A short title for the action"),
-  risk: z
-    .enum(["low", "high"])
-    .describe('"high" when the action changes or deletes the user\'s data or reaches outside; otherwise "low"'),
-  description: z.string().min(1).max(4000).describe("What the action does and why, in a sentence or two"),
-  code: z.string().min(1).max(1_000_000).describe("The action: one JavaScript ES module"),
-});
-export type ExecuteCodeInput = z.infer<typeof ExecuteCodeInput>;
 
 export interface ExecuteContext {
   app: AppServices;

@@ -5,6 +5,7 @@
  * are all ours (mcp/tools.ts): coded, and never carrying a thrown error's own text.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ExecuteCodeInput, VIEW_IMAGE_DESCRIPTION, ViewImageInput } from "../../shared/agent/tools.ts";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import { Observation } from "../../shared/protocol/worker.ts";
 import type { AppServices } from "../app-services.ts";
@@ -13,11 +14,11 @@ import type { LibraryDispatcher } from "../packs/index.ts";
 import { CAPABILITIES_URI, capabilitiesDocument, SERVER_INFO } from "./catalog.ts";
 import { executeCodeDescription } from "./description.ts";
 import { canAskInForm } from "./elicit.ts";
-import { ExecuteCodeInput, executeCode } from "./execute.ts";
+import { executeCode } from "./execute.ts";
 import type { SandboxPool } from "./pool.ts";
 import { McpAgentSession } from "./session.ts";
 import { serveTools, tool } from "./tools.ts";
-import { VIEW_IMAGE_DESCRIPTION, ViewImageInput, viewImage } from "./view-image.ts";
+import { viewImage } from "./view-image.ts";
 
 export interface McpServerOptions {
   app: AppServices;

@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import sharp, { type Metadata } from "sharp";
-import { z } from "zod";
+import { DATA_URI_MAX_BYTES, type ViewImageInput } from "../../shared/agent/tools.ts";
 import { CodedError, type ErrorCode, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
 import { base64ToBytes } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
@@ -18,32 +18,7 @@ import { sniffRaster } from "../assets/media-types.ts";
 import { AssetStore, assetLimits } from "../assets/store.ts";
 import { toolError } from "./tools.ts";
 
-/** Decoded bytes a data: URI may carry. */
-export const DATA_URI_MAX_BYTES = 8 * 1024 * 1024;
 const LONGEST_SIDE = { low: 768, high: 2048 } as const;
-
-export const ViewImageInput = z.object({
-  image_id: z
-    .string()
-    .min(1)
-    .max(Math.ceil((DATA_URI_MAX_BYTES * 4) / 3) + 100)
-    .describe('An image asset: its id ("ast_..."), "asset://<id>", or a data: URI (base64, at most 8 MiB)'),
-  question: z.string().max(2000).optional().describe("What you want to find out from the picture (echoed back)"),
-  detail: z.enum(["low", "high"]).optional().describe("low: longest side at most 768 px; high (default): 2048 px"),
-  region: z
-    .object({
-      x: z.number().int().min(0),
-      y: z.number().int().min(0),
-      width: z.number().int().min(1),
-      height: z.number().int().min(1),
-    })
-    .optional()
-    .describe("Crop to this rectangle first, in the source image's pixels (origin top left)"),
-});
-export type ViewImageInput = z.infer<typeof ViewImageInput>;
-
-export const VIEW_IMAGE_DESCRIPTION =
-  "Show an image to you: an image asset by id (the {$asset} an action returned, e.g. from assets.save or assets.list) or a data: URI. Optional region crops in source pixels; detail low caps the longest side at 768 px. No file paths or remote URLs: fetch or save them as assets with execute_code first.";
 
 /** A refusal with its code, answered as a tool error by the handler's catch. */
 function refused(code: ErrorCode, message: string): CodedError {

@@ -12,6 +12,7 @@ import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { batchTooLarge } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { invokeMany } from "../runs/invoke-many.ts";
+import { agentRouter } from "./agent-router.ts";
 import { authed, byPerson, person, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
@@ -28,6 +29,7 @@ function requirePersonFor(ctx: Parameters<typeof byPerson>[0], actor: "agent" | 
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
 export const appRouter = router({
+  agent: agentRouter,
   auth: router({
     /** Signs this browser out: its login ends, and every socket it holds is closed. */
     signOut: person.mutation(({ ctx }) => {

@@ -5,7 +5,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server-bridge/auth/tokens.ts";
-import { DATA_URI_MAX_BYTES, viewImage } from "../../server-bridge/mcp/view-image.ts";
+import { viewImage } from "../../server-bridge/mcp/view-image.ts";
+import { DATA_URI_MAX_BYTES } from "../../shared/agent/tools.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { ASSETS, centreColour, httpClient, quadrantPng, type TestClient, TIMEOUT } from "./support.ts";
 

@@ -52,7 +52,7 @@ export function App() {
         <h1>nodetool sandbox</h1>
         <label className="mode">
           Mode{" "}
-          <select value={state.mode} onChange={(event) => void setMode(event.target.value as Mode)}>
+          <select aria-label="Mode" value={state.mode} onChange={(event) => void setMode(event.target.value as Mode)}>
             {MODES.map((mode) => (
               <option key={mode} value={mode}>
                 {mode}
@@ -83,6 +83,7 @@ export function App() {
                 jobs={page.jobs}
                 allowed={state.allowed}
                 onRevoke={(name) => void revoke(name)}
+                mode={state.mode}
               />
             }
           />

@@ -1,9 +1,12 @@
 /**
- * The agent panel: tabs for the `Action` editor, the `History` of past actions and the workflow
- * `Jobs`, and the session's allow-set below them. The agent conversation (issue 16) becomes one more
- * entry in the tab list.
+ * The agent panel: tabs for the agent's `Conversation`, the `Action` editor, the `History` of past
+ * actions and the workflow `Jobs`, and the session's allow-set below them. The conversation is the
+ * first tab, chosen at the start when a model provider is configured (else the Action editor is).
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import type { Mode } from "../../../shared/capabilities/types.ts";
+import { Conversation } from "../agent/Conversation.tsx";
+import { api } from "../api.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import { ActionTab } from "./ActionTab.tsx";
@@ -17,12 +20,27 @@ export interface AgentPanelProps {
   jobs: JobsStore;
   allowed: readonly string[];
   onRevoke(capability: string): void;
+  /** The session's mode (a high-risk action in auto mode asks once in the conversation). */
+  mode: Mode;
 }
 
-export function AgentPanel({ sandbox, jobs, allowed, onRevoke }: AgentPanelProps) {
+export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode }: AgentPanelProps) {
   const actions = useActions(sandbox);
   const [tab, setTab] = useState("action");
+  useEffect(() => {
+    let chosen = false;
+    api.agent.status
+      .query()
+      .then((status) => {
+        if (status.configured && !chosen) setTab((current) => (current === "action" ? "agent" : current));
+      })
+      .catch(() => {});
+    return () => {
+      chosen = true;
+    };
+  }, []);
   const tabs: PanelTab[] = [
+    { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} /> },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },
     {
       id: "history",

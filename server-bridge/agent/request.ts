@@ -1,0 +1,90 @@
+/**
+ * What a provider is sent for one turn: the system prompt, the two tools (the same descriptions MCP
+ * serves: the action contract with the compact catalog, and view_image's), and the stored
+ * conversation made ready for the wire: a dangling tool call answered as interrupted, each
+ * execute_code result rendered as the observation's text (images never ride it), and each view_image
+ * request resolved to pixels, once, when it is stored (`resolveImages`).
+ */
+import { z } from "zod";
+import { withToolResults } from "../../shared/agent/loop.ts";
+import type { AgentMessage, ContentPart } from "../../shared/agent/messages.ts";
+import {
+  EXECUTE_CODE,
+  ExecuteCodeInput,
+  VIEW_IMAGE,
+  VIEW_IMAGE_DESCRIPTION,
+  ViewImageInput,
+} from "../../shared/agent/tools.ts";
+import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
+import type { AppServices } from "../app-services.ts";
+import { executeCodeDescription } from "../mcp/description.ts";
+import { observationResult } from "../mcp/results.ts";
+import { viewImage } from "../mcp/view-image.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import type { ToolSpec } from "./providers/types.ts";
+
+let tools: ToolSpec[] | undefined;
+
+/** The two tools, every namespace mounted and the first-party packs allowed. */
+export function agentTools(timeoutMs: number): ToolSpec[] {
+  tools ??= [
+    {
+      name: EXECUTE_CODE,
+      description: executeCodeDescription({
+        mounted: MODULE_NAMES,
+        packs: defaultLibrary().packInfo(defaultLibrary().names),
+        timeoutMs,
+      }),
+      input_schema: z.toJSONSchema(ExecuteCodeInput) as Record<string, unknown>,
+    },
+    {
+      name: VIEW_IMAGE,
+      description: VIEW_IMAGE_DESCRIPTION,
+      input_schema: z.toJSONSchema(ViewImageInput) as Record<string, unknown>,
+    },
+  ];
+  return tools;
+}
+
+/** The stored conversation as a provider takes it. */
+export function providerMessages(stored: readonly AgentMessage[]): AgentMessage[] {
+  return withToolResults(stored).map((message) => {
+    if (message.role !== "tool" || !message.observation) return message;
+    const shown = observationResult(message.observation).content[0];
+    const text = shown && shown.type === "text" ? shown.text : JSON.stringify(message.observation);
+    return { ...message, content: [{ type: "text", text }, ...message.content] };
+  });
+}
+
+/** Resolves the view_image requests of messages about to be stored into pixels (or a coded error text). */
+export async function resolveImages(
+  app: AppServices,
+  userId: string,
+  messages: readonly AgentMessage[],
+): Promise<AgentMessage[]> {
+  const out: AgentMessage[] = [];
+  for (const message of messages) {
+    if (message.role !== "tool" || !message.content.some((part) => part.type === "image_request")) {
+      out.push(message);
+      continue;
+    }
+    const content: ContentPart[] = [];
+    let failed = false;
+    for (const part of message.content) {
+      if (part.type !== "image_request") {
+        content.push(part);
+        continue;
+      }
+      const shown = await viewImage(app, userId, part.request);
+      if (shown.isError) failed = true;
+      for (const item of shown.content) {
+        if (item.type === "text") content.push({ type: "text", text: item.text });
+        else if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
+          content.push({ type: "image", media_type: item.mimeType, data: item.data });
+        }
+      }
+    }
+    out.push(failed ? { ...message, content, is_error: true } : { ...message, content });
+  }
+  return out;
+}

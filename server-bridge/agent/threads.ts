@@ -1,0 +1,177 @@
+/**
+ * Conversation threads in the store, owned by their user: the thread list, rename, delete, and the
+ * messages of each in order. A model turn is written as an interrupted assistant message when it
+ * starts and completed when it ends, so a turn cut by a crash or a reload shows as interrupted, never
+ * as if it had finished, and is never replayed silently.
+ */
+import { AgentMessage, type TokenUsage } from "../../shared/agent/messages.ts";
+import { newId } from "../../shared/gate/approvals.ts";
+import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import type { Store } from "../store/db.ts";
+
+export interface ThreadView {
+  id: string;
+  title: string;
+  model: string | null;
+  usage: TokenUsage;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredMessage {
+  seq: number;
+  message: AgentMessage;
+  usage: TokenUsage;
+}
+
+interface ThreadRow {
+  id: string;
+  user_id: string;
+  title: string;
+  model: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const MAX_TITLE = 200;
+
+function view(row: ThreadRow): ThreadView {
+  return {
+    id: row.id,
+    title: row.title,
+    model: row.model,
+    usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** A thread's title from its first request: the first line, trimmed and capped. */
+export function titleOf(text: string): string {
+  const line = text.trim().split("\n")[0]?.trim() ?? "";
+  return (line.length > 80 ? `${line.slice(0, 79)}…` : line) || "New conversation";
+}
+
+export class ThreadStore {
+  constructor(private readonly store: Store) {}
+
+  create(userId: string, title = "New conversation"): ThreadView {
+    const id = newId("thr");
+    const at = Date.now();
+    this.store
+      .sql("INSERT INTO agent_threads (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+      .run(id, userId, title.slice(0, MAX_TITLE), at, at);
+    return this.require(userId, id);
+  }
+
+  list(userId: string, limit = 100): ThreadView[] {
+    const rows = this.store
+      .sql("SELECT * FROM agent_threads WHERE user_id = ? ORDER BY updated_at DESC, id LIMIT ?")
+      .all(userId, limit) as ThreadRow[];
+    return rows.map(view);
+  }
+
+  require(userId: string, threadId: string): ThreadView {
+    const row = this.store.sql("SELECT * FROM agent_threads WHERE id = ?").get(threadId) as ThreadRow | undefined;
+    if (!row || row.user_id !== userId) {
+      throw new CodedError(failure("unauthorized", `There is no conversation "${threadId}" of yours.`));
+    }
+    return view(row);
+  }
+
+  rename(userId: string, threadId: string, title: string): ThreadView {
+    this.require(userId, threadId);
+    this.store
+      .sql("UPDATE agent_threads SET title = ?, updated_at = ? WHERE id = ?")
+      .run(title.trim().slice(0, MAX_TITLE) || "Untitled", Date.now(), threadId);
+    return this.require(userId, threadId);
+  }
+
+  setModel(userId: string, threadId: string, model: string): void {
+    this.require(userId, threadId);
+    this.store.sql("UPDATE agent_threads SET model = ? WHERE id = ?").run(model, threadId);
+  }
+
+  delete(userId: string, threadId: string): void {
+    this.require(userId, threadId);
+    this.store.tx(() => {
+      this.store.sql("DELETE FROM agent_messages WHERE thread_id = ?").run(threadId);
+      this.store.sql("DELETE FROM agent_threads WHERE id = ?").run(threadId);
+    });
+  }
+
+  messages(userId: string, threadId: string): StoredMessage[] {
+    this.require(userId, threadId);
+    const rows = this.store
+      .sql("SELECT seq, body, input_tokens, output_tokens FROM agent_messages WHERE thread_id = ? ORDER BY seq")
+      .all(threadId) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
+    const out: StoredMessage[] = [];
+    for (const row of rows) {
+      const parsed = AgentMessage.safeParse(JSON.parse(row.body));
+      if (!parsed.success) continue;
+      out.push({
+        seq: row.seq,
+        message: parsed.data,
+        usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      });
+    }
+    return out;
+  }
+
+  /** Appends messages at the end of the thread; answers the seq of each. */
+  append(threadId: string, messages: readonly AgentMessage[]): number[] {
+    return this.store.tx(() => {
+      const last = this.store.sql("SELECT max(seq) AS n FROM agent_messages WHERE thread_id = ?").get(threadId) as {
+        n: number | null;
+      };
+      let seq = last.n ?? 0;
+      const at = Date.now();
+      const seqs: number[] = [];
+      for (const message of messages) {
+        seq++;
+        this.store
+          .sql("INSERT INTO agent_messages (thread_id, seq, body, created_at) VALUES (?, ?, ?, ?)")
+          .run(threadId, seq, JSON.stringify(message), at);
+        seqs.push(seq);
+      }
+      this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
+      return seqs;
+    });
+  }
+
+  /** Replaces one message (a finished turn over its interrupted placeholder) and counts its tokens. */
+  complete(userId: string, threadId: string, seq: number, message: AgentMessage, usage: TokenUsage): void {
+    const tokens = usage.input_tokens + usage.output_tokens;
+    this.store.tx(() => {
+      this.store
+        .sql(
+          "UPDATE agent_messages SET body = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
+        )
+        .run(JSON.stringify(message), usage.input_tokens, usage.output_tokens, threadId, seq);
+      this.store
+        .sql(
+          "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?",
+        )
+        .run(usage.input_tokens, usage.output_tokens, Date.now(), threadId);
+      this.store
+        .sql(
+          "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens",
+        )
+        .run(userId, today(), tokens);
+    });
+  }
+
+  /** Tokens this user used today (UTC), what the daily budget counts. */
+  usedToday(userId: string): number {
+    const row = this.store.sql("SELECT tokens FROM agent_usage WHERE user_id = ? AND day = ?").get(userId, today()) as
+      | { tokens: number }
+      | undefined;
+    return row?.tokens ?? 0;
+  }
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}

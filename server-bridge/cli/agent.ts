@@ -1,0 +1,191 @@
+/**
+ * `npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]`
+ *
+ * The CodeAct loop (shared/agent/loop.ts) in the terminal: the model is called by this process over
+ * the configured providers (the same turns and stored threads the page uses), each action runs in a
+ * Node sandbox as one run of a local session (the gate as for `action`: no `--mode` is the headless
+ * gate, reads only; `--mode default` asks on the terminal when it is one), and each view_image is
+ * resolved here. The conversation streams to stdout as it happens, the final answer last; prompts and
+ * progress go to stderr. Exit 0 on a final answer, 1 otherwise, 2 for a usage error.
+ */
+import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
+import type { ContentPart } from "../../shared/agent/messages.ts";
+import { MODES, type Mode } from "../../shared/capabilities/types.ts";
+import type { Approver } from "../../shared/gate/approvals.ts";
+import { failedObservation } from "../../shared/sandbox/executor.ts";
+import { NO_PROVIDER } from "../agent/models.ts";
+import { threadModelClient } from "../agent/services.ts";
+import type { AppServices } from "../app-services.ts";
+import { LOCAL_USER } from "../auth/tokens.ts";
+import { viewImage } from "../mcp/view-image.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import { openLocalRun } from "../runs/local.ts";
+import { runSandboxedAction } from "../sandbox/action.ts";
+import type { ActionRun, RunActionOptions } from "../sandbox/host.ts";
+
+export const AGENT_USAGE =
+  'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]';
+
+interface Writable {
+  write(text: string): unknown;
+}
+
+export interface AgentCommandDeps {
+  app: AppServices;
+  sandbox: { runAction(options: RunActionOptions): Promise<ActionRun> };
+  /** The terminal prompt for `--mode default` (absent when there is no terminal: asks are denied). */
+  approver?: Approver | undefined;
+  stdout?: Writable;
+  stderr?: Writable;
+  /** Aborts the loop (Ctrl+C). */
+  signal?: AbortSignal;
+}
+
+interface AgentArgs {
+  request: string;
+  mode?: Mode;
+  model?: string;
+  steps?: number;
+  thread?: string;
+}
+
+export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: string } | { help: true } {
+  const out: Partial<AgentArgs> = {};
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === "--help" || flag === "-h") return { help: true };
+    if (flag === "--mode") {
+      const mode = value();
+      if (!MODES.includes(mode as Mode)) return { error: `--mode must be one of ${MODES.join(", ")}` };
+      out.mode = mode as Mode;
+    } else if (flag === "--model") out.model = value();
+    else if (flag === "--thread") out.thread = value();
+    else if (flag === "--steps") {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 200) return { error: "--steps must be an integer from 1 to 200" };
+      out.steps = n;
+    } else if (flag?.startsWith("--")) return { error: `unknown option ${flag}` };
+    else words.push(arg);
+  }
+  const request = words.join(" ").trim();
+  if (!request) return { error: "say what the agent should do, in quotes" };
+  return { ...out, request };
+}
+
+export async function agentCommand(argv: readonly string[], deps: AgentCommandDeps): Promise<number> {
+  const stdout = deps.stdout ?? process.stdout;
+  const stderr = deps.stderr ?? process.stderr;
+  const args = parseAgentArgs(argv);
+  if ("help" in args) {
+    stdout.write(`${AGENT_USAGE}\n`);
+    return 0;
+  }
+  if ("error" in args) {
+    stderr.write(`${args.error}\n${AGENT_USAGE}\n`);
+    return 2;
+  }
+  const { app } = deps;
+  if (!app.agent.models.configured()) {
+    stderr.write(`${NO_PROVIDER}\n`);
+    return 1;
+  }
+  const thread = args.thread
+    ? app.agent.threads.require(LOCAL_USER, args.thread)
+    : app.agent.threads.create(LOCAL_USER);
+  const history = app.agent.threads.messages(LOCAL_USER, thread.id).map((m) => m.message);
+  const library = defaultLibrary();
+  const signal = deps.signal ?? new AbortController().signal;
+  const outcome = await runAgent({
+    model: threadModelClient(app.agent, LOCAL_USER, thread.id, { model: args.model, known: history.length }),
+    history,
+    request: args.request,
+    stepCap: args.steps ?? app.config.agent.stepCap,
+    signal,
+    async execute(code) {
+      const local = openLocalRun(app, { mode: args.mode, approver: deps.approver });
+      try {
+        const { observation } = await runSandboxedAction(deps.sandbox, {
+          action: code,
+          run: local.live.run,
+          mounted: local.live.mounted,
+          packs: local.packs,
+          library,
+          signal,
+        });
+        return { observation };
+      } catch {
+        return { observation: failedObservation("run_ended", "The sandbox stopped before the action finished.", 0) };
+      } finally {
+        local.end();
+      }
+    },
+    async viewImage(input) {
+      const shown = await viewImage(app, LOCAL_USER, input);
+      return shown.content.flatMap((item): ContentPart[] => {
+        if (item.type === "text") return [{ type: "text", text: item.text }];
+        if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
+          return [{ type: "image", media_type: item.mimeType, data: item.data }];
+        }
+        return [];
+      });
+    },
+    onEvent: (event) => print(event, stdout, stderr),
+  });
+  stdout.write(outcome.status === "final" ? `\n${outcome.answer.trim()}\n` : `\n${outcome.answer}\n`);
+  stderr.write(
+    `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}\n`,
+  );
+  return outcome.status === "final" ? 0 : 1;
+}
+
+/** The conversation as it streams: the model's text on stdout, each step's action and outcome on stderr. */
+function print(event: AgentEvent, stdout: Writable, stderr: Writable): void {
+  switch (event.type) {
+    case "text":
+      stdout.write(event.delta);
+      return;
+    case "step_started": {
+      const input = event.input;
+      if (input && "code" in input) {
+        stderr.write(`\n▶ execute_code: ${input.title ?? input.description}\n${indent(input.code)}\n`);
+      } else if (input) stderr.write(`\n▶ view_image: ${input.image_id.slice(0, 80)}\n`);
+      return;
+    }
+    case "message": {
+      const message = event.message;
+      if (message.role !== "tool") return;
+      const observation = message.observation;
+      if (observation) {
+        const calls = observation.calls.map((c) => `${c.capability}${c.ok ? "" : " (failed)"}`).join(", ");
+        const outcome = observation.ok
+          ? `ok: ${clip(JSON.stringify(observation.result ?? null))}`
+          : `${observation.error?.code}: ${observation.error?.message}`;
+        stderr.write(`  ${outcome}${calls ? `\n  calls: ${calls}` : ""}\n`);
+      } else if (message.is_error) {
+        const text = message.content.find((part) => part.type === "text");
+        stderr.write(`  ${text?.type === "text" ? clip(text.text) : "tool error"}\n`);
+      }
+      return;
+    }
+    case "usage":
+      return;
+    default: {
+      const never: never = event;
+      throw new Error(`unknown agent event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function indent(code: string): string {
+  return code
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

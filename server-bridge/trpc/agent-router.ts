@@ -1,0 +1,60 @@
+/**
+ * The agent's procedures (DESIGN.md section 11): threads (list, create, rename, delete, their
+ * messages), the model list, and a model turn as a subscription on the page's socket (or SSE over the
+ * HTTP fallback): each event `tracked()` with its id, so a resubscription with the same request id
+ * resumes the same provider call after the last event it saw. Keys never leave the server.
+ */
+import { tracked } from "@trpc/server";
+import { z } from "zod";
+import { AgentMessage } from "../../shared/agent/messages.ts";
+import { NO_PROVIDER } from "../agent/models.ts";
+import { authed, router } from "./init.ts";
+
+const Id = z.string().min(1).max(200);
+
+export const agentRouter = router({
+  /** Whether a provider is configured, and if not, exactly what to set. */
+  status: authed.query(async ({ ctx }) => {
+    const { models } = ctx.app.agent;
+    if (!models.configured()) return { configured: false as const, message: NO_PROVIDER, models: [] };
+    return { configured: true as const, models: await models.list(), stepCap: ctx.app.config.agent.stepCap };
+  }),
+  threads: router({
+    list: authed.query(({ ctx }) => ({ threads: ctx.app.agent.threads.list(ctx.userId) })),
+    create: authed
+      .input(z.object({ title: z.string().max(200).optional() }).default({}))
+      .mutation(({ ctx, input }) => ctx.app.agent.threads.create(ctx.userId, input.title)),
+    get: authed.input(z.object({ threadId: Id })).query(({ ctx, input }) => ({
+      thread: ctx.app.agent.threads.require(ctx.userId, input.threadId),
+      messages: ctx.app.agent.threads.messages(ctx.userId, input.threadId),
+    })),
+    rename: authed
+      .input(z.object({ threadId: Id, title: z.string().min(1).max(200) }))
+      .mutation(({ ctx, input }) => ctx.app.agent.threads.rename(ctx.userId, input.threadId, input.title)),
+    delete: authed.input(z.object({ threadId: Id })).mutation(({ ctx, input }) => {
+      ctx.app.agent.threads.delete(ctx.userId, input.threadId);
+      return { deleted: true };
+    }),
+  }),
+  /** The next model turn of a thread, streamed; joining with the same requestId resumes it. */
+  turn: authed
+    .input(
+      z.object({
+        threadId: Id,
+        requestId: Id,
+        append: z.array(AgentMessage).max(60),
+        model: z.string().max(300).nullish(),
+        lastEventId: z.string().max(100).nullish(),
+      }),
+    )
+    .subscription(async function* ({ ctx, input, signal }) {
+      const stop = signal ?? new AbortController().signal;
+      for await (const { id, event } of ctx.app.agent.turns.join(ctx.userId, input, stop, input.lastEventId)) {
+        yield tracked(id, event);
+      }
+    }),
+  /** Stop: ends a turn's provider call (its message is kept, marked interrupted). */
+  stop: authed
+    .input(z.object({ requestId: Id }))
+    .mutation(({ ctx, input }) => ({ stopped: ctx.app.agent.turns.stop(ctx.userId, input.requestId) })),
+});

@@ -1,0 +1,25 @@
+/**
+ * The agent's standing instructions (the system prompt every provider call carries) and how a host
+ * sends only what is new to a server that keeps the conversation (`appendSince`).
+ */
+import type { AgentMessage } from "./messages.ts";
+
+export const AGENT_SYSTEM_PROMPT = `You are the nodetool agent, working in the user's nodetool workspace (workflows, assets, collections, memory, jobs, nodes, web).
+You act only by writing JavaScript actions for the execute_code tool; its description is the contract. Look up exact argument and result shapes with describe() inside an action instead of guessing, and prefer one action that does several things over many small ones.
+Some calls ask the user for approval: put a one-line reason for the user in the call's _message argument. If the user denies a call, do not retry it unchanged.
+Use view_image to look at an image asset.
+When the request is done (or cannot be done), answer the user in plain text, briefly, saying what you did.`;
+
+/**
+ * What a host sends for the next model turn when the server already holds the conversation: every
+ * message after the last one the server has, except the assistant turns (the server wrote those
+ * itself from the stream). `known` is how many of `messages` the server has; answers the messages to
+ * send and what `known` will be once the server has streamed its next assistant turn.
+ */
+export function appendSince(
+  messages: readonly AgentMessage[],
+  known: number,
+): { append: AgentMessage[]; next: number } {
+  const append = messages.slice(known).filter((message) => message.role !== "assistant");
+  return { append, next: messages.length + 1 };
+}

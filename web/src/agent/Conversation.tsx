@@ -1,0 +1,271 @@
+/**
+ * The agent's conversation (DESIGN.md section 11), by accessible names: a region `Conversation`, a
+ * textbox `Message` (Enter sends, Shift+Enter is a newline), buttons `Send` and `Stop`, a combobox
+ * `Model`, and the thread list with new, rename and delete. The model's text streams in; each
+ * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
+ * steps show their image. With no provider configured it says exactly what to set.
+ */
+import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
+import { readToolCall } from "../../../shared/agent/tools.ts";
+import type { Mode } from "../../../shared/capabilities/types.ts";
+import type { Api } from "../api.ts";
+import type { SandboxClient } from "../sandbox-client.ts";
+import { StepCard } from "./StepCard.tsx";
+import { type Entry, useAgent } from "./useAgent.ts";
+
+export interface ConversationProps {
+  api: Api;
+  sandbox: SandboxClient;
+  mode: Mode;
+}
+
+export function Conversation({ api, sandbox, mode }: ConversationProps) {
+  const agent = useAgent(api, sandbox, mode);
+  const [draft, setDraft] = useState("");
+  const [renaming, setRenaming] = useState<string | undefined>();
+  const end = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the conversation grows
+  useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [agent.messages.length, agent.streaming]);
+
+  if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
+  if (agent.state.status === "unconfigured") {
+    return (
+      <section className="conversation-panel" aria-label="Agent">
+        <p className="notice" role="status">
+          {agent.state.message}
+        </p>
+        <p className="status">The Action tab still runs actions you write yourself.</p>
+      </section>
+    );
+  }
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || agent.running) return;
+    setDraft("");
+    void agent.send(text);
+  };
+  const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
+  };
+  const current = agent.threads.find((t) => t.id === agent.threadId);
+
+  return (
+    <div className="conversation-panel">
+      <div className="threads toolbar">
+        <label>
+          Conversations{" "}
+          <select
+            value={agent.threadId ?? ""}
+            disabled={agent.running}
+            onChange={(event) => void agent.open(event.target.value || undefined)}
+          >
+            <option value="">New conversation</option>
+            {agent.threads.map((thread) => (
+              <option key={thread.id} value={thread.id}>
+                {thread.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void agent.newThread()} disabled={agent.running}>
+          New conversation
+        </button>
+        {current && renaming === undefined ? (
+          <>
+            <button type="button" onClick={() => setRenaming(current.title)}>
+              Rename
+            </button>
+            <button type="button" onClick={() => void agent.remove()} disabled={agent.running}>
+              Delete
+            </button>
+          </>
+        ) : null}
+        {renaming !== undefined ? (
+          <form
+            className="rename"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void agent.rename(renaming).then(() => setRenaming(undefined));
+            }}
+          >
+            <label>
+              Title{" "}
+              <input
+                value={renaming}
+                // biome-ignore lint/a11y/noAutofocus: the field the person just asked for
+                autoFocus
+                onChange={(event) => setRenaming(event.target.value)}
+                onKeyDown={(event) => event.key === "Escape" && setRenaming(undefined)}
+              />
+            </label>
+            <button type="submit">Save title</button>
+          </form>
+        ) : null}
+        {current ? (
+          <span className="hint">
+            {current.usage.input_tokens + current.usage.output_tokens} tokens in this conversation
+          </span>
+        ) : null}
+      </div>
+      <section className="conversation" aria-label="Conversation" aria-live="polite" aria-busy={agent.running}>
+        {agent.messages.length === 0 && !agent.running ? (
+          <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
+        ) : null}
+        <Messages entries={agent.messages} active={agent.active} />
+        {agent.streaming ? <p className="assistant streaming">{agent.streaming}</p> : null}
+        {agent.running && !agent.streaming && !agent.active ? <p className="status">Thinking…</p> : null}
+        {agent.admission ? (
+          <fieldset className="admission" aria-label="High-risk action">
+            <p>
+              The agent marked this action high-risk (it changes, deletes or sends things):{" "}
+              <strong>{agent.admission.input.title ?? agent.admission.input.description}</strong>. Run it?
+            </p>
+            <button type="button" onClick={() => agent.admission?.answer(true)}>
+              Run it
+            </button>
+            <button type="button" onClick={() => agent.admission?.answer(false)}>
+              Do not run
+            </button>
+          </fieldset>
+        ) : null}
+        {agent.error ? (
+          <p className="error" role="alert">
+            {agent.error}
+          </p>
+        ) : null}
+        <div ref={end} />
+      </section>
+      <form className="composer" onSubmit={submit}>
+        <label className="message">
+          Message
+          <textarea value={draft} rows={3} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKey} />
+        </label>
+        <div className="toolbar">
+          <button type="submit" disabled={agent.running || !draft.trim()}>
+            Send
+          </button>
+          {agent.running ? (
+            <button type="button" onClick={agent.stop}>
+              Stop
+            </button>
+          ) : null}
+          <label>
+            Model{" "}
+            <select value={agent.model ?? ""} onChange={(event) => agent.setModel(event.target.value)}>
+              {agent.models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.id}
+                  {m.default ? " (default)" : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span className="hint">Enter sends, Shift+Enter starts a new line</span>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+function Messages({ entries, active }: { entries: readonly Entry[]; active: string | undefined }) {
+  const results = new Map<string, Extract<AgentMessage, { role: "tool" }>>();
+  for (const { message } of entries) if (message.role === "tool") results.set(message.tool_call_id, message);
+  return (
+    <>
+      {entries.map(({ message, usage }, i) => {
+        switch (message.role) {
+          case "user":
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
+              <div key={i} className="user">
+                <Parts parts={message.content} />
+              </div>
+            );
+          case "assistant":
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
+              <div key={i} className="assistant">
+                {message.text ? <p>{message.text}</p> : null}
+                {message.tool_calls.map((call) => (
+                  <Step key={call.id} call={call} result={results.get(call.id)} running={active === call.id} />
+                ))}
+                {message.interrupted ? (
+                  <p className="status failed">This turn was interrupted before it finished.</p>
+                ) : null}
+                {usage && usage.input_tokens + usage.output_tokens > 0 ? (
+                  <p className="hint">
+                    {usage.input_tokens} in + {usage.output_tokens} out tokens
+                  </p>
+                ) : null}
+              </div>
+            );
+          case "tool":
+            return null;
+          default: {
+            const never: never = message;
+            return never;
+          }
+        }
+      })}
+    </>
+  );
+}
+
+function Step({
+  call,
+  result,
+  running,
+}: {
+  call: ToolCall;
+  result: Extract<AgentMessage, { role: "tool" }> | undefined;
+  running: boolean;
+}) {
+  const read = readToolCall(call.name, call.arguments);
+  const input = "error" in read ? undefined : read.input;
+  return (
+    <StepCard
+      call={call}
+      input={input}
+      result={result}
+      running={running}
+      parts={<Parts parts={result?.content ?? []} />}
+    />
+  );
+}
+
+export function Parts({ parts }: { parts: readonly ContentPart[] }) {
+  return (
+    <>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts are positional
+        <Fragment key={i}>
+          <Part part={part} />
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function Part({ part }: { part: ContentPart }) {
+  switch (part.type) {
+    case "text":
+      return <p>{part.text}</p>;
+    case "image":
+      return (
+        <img
+          className="step-image"
+          alt="what the agent looked at"
+          src={`data:${part.media_type};base64,${part.data}`}
+        />
+      );
+    case "image_request":
+      return <p className="status">Showing {part.request.image_id.slice(0, 80)} to the agent…</p>;
+    default: {
+      const never: never = part;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * One step of the agent: what it ran (an execute_code action's title, its code collapsed, its risk),
+ * then what came back: the observation's outcome, result, logs and capability calls, or view_image's
+ * picture, or the tool error the model was told.
+ */
+import type { ReactNode } from "react";
+import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
+import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
+
+export interface StepCardProps {
+  call: ToolCall;
+  input: ExecuteCodeInput | ViewImageInput | undefined;
+  result: Extract<AgentMessage, { role: "tool" }> | undefined;
+  running: boolean;
+  /** The tool result's own parts, rendered by the caller (images, texts). */
+  parts: ReactNode;
+}
+
+export function StepCard({ call, input, result, running, parts }: StepCardProps) {
+  const action = input && "code" in input ? input : undefined;
+  const observation = result?.observation;
+  const title = action
+    ? (action.title ?? action.description)
+    : input && "image_id" in input
+      ? input.image_id.slice(0, 60)
+      : call.name;
+  return (
+    <article className="step" aria-label={`Step: ${title}`}>
+      <header>
+        <strong>{call.name}</strong> {title}
+        {action?.risk === "high" ? <span className="risk"> (high risk)</span> : null}
+      </header>
+      {action ? (
+        <details>
+          <summary>Code</summary>
+          <pre className="code">{action.code}</pre>
+        </details>
+      ) : null}
+      {running ? <p className="status">Running…</p> : null}
+      {observation ? (
+        <div className="observation">
+          <p className={observation.ok ? "status ok" : "status failed"}>
+            {observation.ok ? "ok" : observation.error?.code} in {Math.round(observation.duration_ms)} ms
+            {observation.error ? `: ${observation.error.message}` : ""}
+          </p>
+          {observation.ok && observation.result !== undefined ? (
+            <pre className="json">{JSON.stringify(observation.result, null, 2)}</pre>
+          ) : null}
+          {observation.logs.length > 0 ? (
+            <ol className="logs">
+              {observation.logs.map((log, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: logs are positional
+                <li key={i}>{log}</li>
+              ))}
+            </ol>
+          ) : null}
+          {observation.calls.length > 0 ? (
+            <ul className="calls" aria-label="Capability calls">
+              {observation.calls.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: calls are positional
+                <li key={i}>
+                  {c.capability}: {c.ok ? "ok" : "failed"} ({Math.round(c.ms)} ms)
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      {result && !observation ? <div className={result.is_error ? "tool-error" : "tool-result"}>{parts}</div> : null}
+    </article>
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * The agent in the page: the stored threads (list, open, new, rename, delete), the model list, and
+ * `send`, which runs the CodeAct loop (shared/agent/loop.ts) with the page's own sandbox as its
+ * executor (the same Web Worker, gate and approval dialog a person's action uses) and the server as
+ * its model (pageModelClient). What streams in is shown as it comes; when a request ends the thread
+ * is read back from the server, which is the record (a reload shows exactly that).
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+import { DEFAULT_STEP_CAP, runAgent } from "../../../shared/agent/loop.ts";
+import type { AgentMessage, TokenUsage } from "../../../shared/agent/messages.ts";
+import type { ExecuteCodeInput } from "../../../shared/agent/tools.ts";
+import type { Mode } from "../../../shared/capabilities/types.ts";
+import { type Api, messageOf } from "../api.ts";
+import type { SandboxClient } from "../sandbox-client.ts";
+import { pageModelClient } from "./model-client.ts";
+
+export interface ThreadSummary {
+  id: string;
+  title: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+
+export interface ModelOption {
+  id: string;
+  default: boolean;
+}
+
+/** A message of the open conversation, with the tokens its turn used once the server has stored it. */
+export interface Entry {
+  message: AgentMessage;
+  usage?: TokenUsage | undefined;
+}
+
+/** A high-risk action in auto mode, waiting for the person to let it run (once). */
+export interface Admission {
+  input: ExecuteCodeInput;
+  answer(ok: boolean): void;
+}
+
+export type AgentState = { status: "loading" } | { status: "unconfigured"; message: string } | { status: "ready" };
+
+export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
+  const [state, setState] = useState<AgentState>({ status: "loading" });
+  const [models, setModels] = useState<ModelOption[]>([]);
+  const [model, setModel] = useState<string | undefined>();
+  const [stepCap, setStepCap] = useState(DEFAULT_STEP_CAP);
+  const [threads, setThreads] = useState<ThreadSummary[]>([]);
+  const [threadId, setThreadId] = useState<string | undefined>();
+  const [messages, setMessages] = useState<Entry[]>([]);
+  const [streaming, setStreaming] = useState("");
+  const [running, setRunning] = useState(false);
+  const [active, setActive] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [admission, setAdmission] = useState<Admission | undefined>();
+  const stop = useRef<AbortController | undefined>(undefined);
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+
+  const refreshThreads = useCallback(async () => {
+    const { threads: list } = await api.agent.threads.list.query();
+    setThreads(list);
+    return list;
+  }, [api]);
+
+  const open = useCallback(
+    async (id: string | undefined) => {
+      setThreadId(id);
+      setError(undefined);
+      if (!id) {
+        setMessages([]);
+        return;
+      }
+      try {
+        const { messages: stored } = await api.agent.threads.get.query({ threadId: id });
+        setMessages(stored.map(({ message, usage }) => ({ message, usage })));
+      } catch (err) {
+        setError(`Could not open the conversation: ${messageOf(err)}`);
+      }
+    },
+    [api],
+  );
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        const status = await api.agent.status.query();
+        if (cancelled) return;
+        if (!status.configured) {
+          setState({ status: "unconfigured", message: status.message });
+          return;
+        }
+        setModels(status.models);
+        setModel(status.models.find((m) => m.default)?.id);
+        if (status.stepCap) setStepCap(status.stepCap);
+        const list = await refreshThreads();
+        setState({ status: "ready" });
+        if (list[0]) await open(list[0].id);
+      } catch (err) {
+        if (!cancelled) setState({ status: "unconfigured", message: `The agent is not available: ${messageOf(err)}` });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [api, open, refreshThreads]);
+
+  const send = useCallback(
+    async (request: string) => {
+      if (running || !request.trim()) return;
+      setRunning(true);
+      setError(undefined);
+      setStreaming("");
+      const controller = new AbortController();
+      stop.current = controller;
+      try {
+        let id = threadId;
+        let history: AgentMessage[] = messages.map((entry) => entry.message);
+        if (!id) {
+          id = (await api.agent.threads.create.mutate({})).id;
+          setThreadId(id);
+          history = [];
+        }
+        const outcome = await runAgent({
+          model: pageModelClient(api, id, history.length),
+          model_id: model,
+          history,
+          request,
+          stepCap,
+          signal: controller.signal,
+          execute: async (code, { signal }) => {
+            const onAbort = () => sandbox.cancel();
+            signal.addEventListener("abort", onAbort, { once: true });
+            try {
+              return await sandbox.run(code);
+            } finally {
+              signal.removeEventListener("abort", onAbort);
+            }
+          },
+          // The page cannot read assets: the server resolves the request into pixels when it stores it.
+          viewImage: async (input) => [{ type: "image_request", request: input }],
+          admit: (input) =>
+            modeRef.current === "auto" && input.risk === "high"
+              ? new Promise((resolve) =>
+                  setAdmission({
+                    input,
+                    answer: (ok) => {
+                      setAdmission(undefined);
+                      resolve(ok ? { ok: true } : { ok: false, message: "The user declined this high-risk action." });
+                    },
+                  }),
+                )
+              : Promise.resolve({ ok: true }),
+          onEvent: (event) => {
+            if (event.type === "text") setStreaming((text) => text + event.delta);
+            else if (event.type === "message") {
+              setMessages((list) => [...list, { message: event.message }]);
+              if (event.message.role === "assistant") setStreaming("");
+              if (event.message.role === "tool") setActive(undefined);
+            } else if (event.type === "step_started") setActive(event.call.id);
+          },
+        });
+        if (outcome.status !== "final") setError(outcome.answer);
+        // The server's copy is the record: read it back (it holds the turns as they were stored).
+        await open(id);
+        await refreshThreads();
+      } catch (err) {
+        setError(`The agent stopped: ${messageOf(err)}`);
+      } finally {
+        stop.current = undefined;
+        setRunning(false);
+        setActive(undefined);
+        setStreaming("");
+        setAdmission(undefined);
+      }
+    },
+    [api, sandbox, running, threadId, messages, model, stepCap, open, refreshThreads],
+  );
+
+  const newThread = useCallback(async () => {
+    if (running) return;
+    await open(undefined);
+  }, [running, open]);
+
+  const rename = useCallback(
+    async (title: string) => {
+      if (!threadId) return;
+      await api.agent.threads.rename.mutate({ threadId, title });
+      await refreshThreads();
+    },
+    [api, threadId, refreshThreads],
+  );
+
+  const remove = useCallback(async () => {
+    if (!threadId || running) return;
+    await api.agent.threads.delete.mutate({ threadId });
+    const list = await refreshThreads();
+    await open(list[0]?.id);
+  }, [api, threadId, running, refreshThreads, open]);
+
+  return {
+    state,
+    models,
+    model,
+    setModel,
+    threads,
+    threadId,
+    open,
+    messages,
+    streaming,
+    running,
+    active,
+    error,
+    admission,
+    send,
+    stop: () => stop.current?.abort(),
+    newThread,
+    rename,
+    remove,
+  };
+}
