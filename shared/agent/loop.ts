@@ -61,6 +61,7 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
   const added: AgentMessage[] = [];
   const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
   let steps = 0;
+  let warned = false;
   const push = (message: AgentMessage) => {
     conversation.push(message);
     added.push(message);
@@ -76,7 +77,12 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
     if (streamed.error) return done(options.signal.aborted ? "stopped" : "failed", streamed.error);
     const calls = streamed.message.role === "assistant" ? streamed.message.tool_calls : [];
     if (calls.length === 0) return done("final", streamed.message.role === "assistant" ? streamed.message.text : "");
-    const overCap = steps >= cap;
+    // Past the cap the model is told so and gets one turn to answer; calling tools again ends the request.
+    if (steps >= cap && warned) {
+      for (const call of calls) push(toolError(call, "invalid_call", STEP_CAP_NOTE(cap)));
+      return done("step_cap", `Stopped after ${cap} steps (the step cap) without a final answer.`);
+    }
+    if (steps >= cap) warned = true;
     for (const call of calls) {
       if (options.signal.aborted) {
         push(toolError(call, "cancelled", "Stopped by the user before this call ran."));
@@ -90,8 +96,6 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
       push(await runTool(options, call));
     }
     if (options.signal.aborted) return done("stopped", "Stopped.");
-    // Past the cap the model gets one turn to answer; calling tools again ends the request.
-    if (overCap) return done("step_cap", `Stopped after ${cap} steps (the step cap) without a final answer.`);
     const spent = usage.input_tokens + usage.output_tokens;
     if (options.tokenBudget !== undefined && spent >= options.tokenBudget) {
       return done("budget", `Stopped: this request used ${spent} tokens, its budget is ${options.tokenBudget}.`);
