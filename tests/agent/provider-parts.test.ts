@@ -121,13 +121,14 @@ describe("the Anthropic assembler", () => {
 });
 
 describe("turnStream", () => {
-  const labels = { host: "h", keyVariable: "K", urlVariable: "U", retries: 2, secrets: [] };
+  const labels = { host: "h", keyVariable: "K", urlVariable: "U", retries: 2, timeoutMs: 60_000, secrets: [] };
 
   it("answers Stop at once while the SDK has not opened the stream (it may be sleeping before a retry)", async () => {
     const stop = new AbortController();
     const events: ModelEvent[] = [];
     const stream = turnStream<never>({
       signal: stop.signal,
+      deadlineMs: 60_000,
       open: () => new Promise<never>(() => {}),
       assembler: { push: () => [], finish: () => [] },
       classify: () => ({ kind: "unknown" }),
@@ -145,6 +146,7 @@ describe("turnStream", () => {
     const events: ModelEvent[] = [];
     for await (const event of turnStream<number>({
       signal: new AbortController().signal,
+      deadlineMs: 60_000,
       open: async () => chunks(),
       assembler: {
         push: () => {

@@ -2,100 +2,14 @@
  * The provider adapters against the scripted model servers (real HTTP, the real wire formats, the
  * official SDKs underneath): streaming text, tool calls assembled from deltas, usage and stop
  * reasons, retries of 429 and 5xx, every failure as one coded, sanitised `error` event, Stop, the
- * conversation in each provider's own format (images included), and the model list.
+ * turn's deadline, and the model list. The conversation's format: provider-formats.test.ts.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { createAnthropicAdapter } from "../../server-bridge/agent/providers/anthropic.ts";
-import { chatRequest, createOpenAIAdapter } from "../../server-bridge/agent/providers/openai.ts";
-import type { ProviderAdapter, ProviderConfig, ProviderRequest } from "../../server-bridge/agent/providers/types.ts";
-import { type AgentMessage, ModelEvent } from "../../shared/agent/messages.ts";
-import {
-  type FakeModelServer,
-  type ScriptedTurn,
-  startFakeAnthropic,
-  startFakeOpenAI,
-} from "../support/fake-models.ts";
+import { describe, expect, it } from "vitest";
+import type { ProviderConfig } from "../../server-bridge/agent/providers/types.ts";
+import type { FakeModelServer, ScriptedTurn } from "../support/fake-models.ts";
+import { collect, errorsOf, KINDS, request, scriptedServers, textOf, until, userSays } from "./provider-kit.ts";
 
-const OPENAI_KEY = "sk-proj-Zq8fakeKeyForTests0123456789abcdWXYZ";
-const ANTHROPIC_KEY = "sk-ant-api03-fakeKeyForTests0123456789abcdQRST";
-
-interface Kind {
-  name: "openai" | "anthropic";
-  start(options?: { script?: ScriptedTurn[]; models?: string[] }): Promise<FakeModelServer>;
-  adapter(config: ProviderConfig): ProviderAdapter;
-  key: string;
-  keyVariable: string;
-  model: string;
-}
-
-const KINDS: Kind[] = [
-  {
-    name: "openai",
-    start: startFakeOpenAI,
-    adapter: createOpenAIAdapter,
-    key: OPENAI_KEY,
-    keyVariable: "OPENAI_API_KEY",
-    model: "gpt-fake-1",
-  },
-  {
-    name: "anthropic",
-    start: startFakeAnthropic,
-    adapter: createAnthropicAdapter,
-    key: ANTHROPIC_KEY,
-    keyVariable: "ANTHROPIC_API_KEY",
-    model: "claude-fake-1",
-  },
-];
-
-const TOOLS: ProviderRequest["tools"] = [
-  {
-    name: "execute_code",
-    description: "Run one JavaScript action.",
-    input_schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
-  },
-  {
-    name: "view_image",
-    description: "Look at an image.",
-    input_schema: { type: "object", properties: { image_id: { type: "string" } }, required: ["image_id"] },
-  },
-];
-
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-
-const userSays = (text: string): AgentMessage => ({ role: "user", content: [{ type: "text", text }] });
-
-function request(kind: Kind, messages: AgentMessage[], overrides: Partial<ProviderRequest> = {}): ProviderRequest {
-  return {
-    model: kind.model,
-    system: "You are a test assistant.",
-    messages,
-    tools: TOOLS,
-    maxOutputTokens: 1000,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
-}
-
-/** Every event, each checked against the ModelEvent schema (a message over 2000 characters fails). */
-async function collect(stream: AsyncIterable<unknown>): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = [];
-  for await (const event of stream) events.push(ModelEvent.parse(event));
-  return events;
-}
-
-const textOf = (events: ModelEvent[]) => events.flatMap((e) => (e.type === "text" ? [e.delta] : [])).join("");
-const errorsOf = (events: ModelEvent[]) => events.filter((e) => e.type === "error");
-
-const open: FakeModelServer[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((fake) => fake.close()));
-});
-
-async function fakeFor(kind: Kind, script: ScriptedTurn[] = [], models?: string[]): Promise<FakeModelServer> {
-  const fake = await kind.start({ script, ...(models ? { models } : {}) });
-  open.push(fake);
-  return fake;
-}
+const fakeFor = scriptedServers();
 
 describe.each(KINDS)("the $name adapter", (kind) => {
   const adapterFor = (fake: FakeModelServer, config: Partial<ProviderConfig> = {}) =>
@@ -113,12 +27,6 @@ describe.each(KINDS)("the $name adapter", (kind) => {
       { type: "done", stop: "end" },
     ]);
     expect(fake.requests).toHaveLength(1);
-  });
-
-  it("sends the key to the provider", async () => {
-    const fake = await fakeFor(kind, [{ text: "ok" }]);
-    await collect(adapterFor(fake).stream(request(kind, [userSays("hi")])));
-    expect(fake.headers[0]?.authorization).toBe(`Bearer ${kind.key}`);
   });
 
   it("assembles two parallel tool calls from their deltas, keeping arguments as the model wrote them", async () => {
@@ -266,6 +174,14 @@ describe.each(KINDS)("the $name adapter", (kind) => {
     expect(await collecting).toEqual([{ type: "error", code: "cancelled", message: expect.any(String) }]);
   });
 
+  it("ends a turn that passes its deadline mid-stream as timeout, even after the headers came", async () => {
+    const fake = await fakeFor(kind, [{ text: "too slow", delayMs: 10_000 }]);
+    const events = await collect(adapterFor(fake, { timeoutMs: 300 }).stream(request(kind, [userSays("hi")])));
+    expect(events).toEqual([
+      { type: "error", code: "timeout", message: expect.stringContaining("did not finish its answer") },
+    ]);
+  });
+
   it("does not call the provider when the signal is already aborted", async () => {
     const fake = await fakeFor(kind, [{ text: "never" }]);
     const events = await collect(
@@ -311,187 +227,3 @@ describe.each(KINDS)("the $name adapter", (kind) => {
     expect(await adapter.listModels()).toEqual([]);
   });
 });
-
-/** A conversation with everything a thread holds: images from the person and from a tool, two calls, an error result. */
-const CONVERSATION: AgentMessage[] = [
-  {
-    role: "user",
-    content: [
-      { type: "text", text: "What is in this picture?" },
-      { type: "image", media_type: "image/png", data: PNG },
-    ],
-  },
-  {
-    role: "assistant",
-    text: "Let me look closer.",
-    tool_calls: [
-      { id: "call_a", name: "view_image", arguments: '{"image_id":"ast_1"}' },
-      { id: "call_b", name: "execute_code", arguments: '{"code": "oops' },
-    ],
-  },
-  {
-    role: "tool",
-    tool_call_id: "call_a",
-    name: "view_image",
-    content: [{ type: "image", media_type: "image/png", data: PNG }],
-  },
-  {
-    role: "tool",
-    tool_call_id: "call_b",
-    name: "execute_code",
-    content: [{ type: "text", text: "invalid_tool_arguments: the arguments are not JSON" }],
-    is_error: true,
-  },
-  userSays("And now?"),
-];
-
-describe("the conversation in OpenAI's format", () => {
-  const kind = KINDS[0] as Kind;
-
-  it("carries user images as image_url parts and a tool's images in a user message after the tool messages", async () => {
-    const fake = await fakeFor(kind, [{ text: "A red pixel." }]);
-    const events = await collect(
-      kind.adapter({ baseUrl: fake.url, apiKey: kind.key }).stream(request(kind, CONVERSATION)),
-    );
-    expect(errorsOf(events)).toEqual([]);
-    const image = { type: "image_url", image_url: { url: `data:image/png;base64,${PNG}` } };
-    expect(fake.requests[0]).toMatchObject({
-      model: "gpt-fake-1",
-      stream: true,
-      stream_options: { include_usage: true },
-      max_tokens: 1000,
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "execute_code",
-            description: "Run one JavaScript action.",
-            parameters: TOOLS[0]?.input_schema,
-          },
-        },
-        { type: "function", function: { name: "view_image" } },
-      ],
-      messages: [
-        { role: "system", content: "You are a test assistant." },
-        { role: "user", content: [{ type: "text", text: "What is in this picture?" }, image] },
-        {
-          role: "assistant",
-          content: "Let me look closer.",
-          tool_calls: [
-            { id: "call_a", type: "function", function: { name: "view_image", arguments: '{"image_id":"ast_1"}' } },
-            { id: "call_b", type: "function", function: { name: "execute_code", arguments: '{"code": "oops' } },
-          ],
-        },
-        { role: "tool", tool_call_id: "call_a", content: "The image is in the next message." },
-        { role: "tool", tool_call_id: "call_b", content: "invalid_tool_arguments: the arguments are not JSON" },
-        { role: "user", content: [{ type: "text", text: "The image from the view_image result (call_a):" }, image] },
-        { role: "user", content: "And now?" },
-      ],
-    });
-  });
-
-  it("asks OpenAI itself for max_completion_tokens, which its reasoning models require", () => {
-    const body = chatRequest(request(kind, [userSays("hi")]), true);
-    expect(body).toMatchObject({ max_completion_tokens: 1000 });
-    expect(body).not.toHaveProperty("max_tokens");
-  });
-
-  it("sends no Authorization header when no key is configured (a local server)", async () => {
-    const fake = await fakeFor(kind, [{ text: "ok" }]);
-    const events = await collect(createOpenAIAdapter({ baseUrl: fake.url }).stream(request(kind, [userSays("hi")])));
-    expect(textOf(events)).toBe("ok");
-    expect(fake.headers[0]).not.toHaveProperty("authorization");
-  });
-});
-
-describe("the conversation in Anthropic's format", () => {
-  const kind = KINDS[1] as Kind;
-
-  it("carries images as base64 blocks and tool results (images, is_error) first in the next user turn", async () => {
-    const fake = await fakeFor(kind, [{ text: "A red pixel." }]);
-    const events = await collect(
-      kind.adapter({ baseUrl: fake.url, apiKey: kind.key }).stream(request(kind, CONVERSATION)),
-    );
-    expect(errorsOf(events)).toEqual([]);
-    const image = { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } };
-    expect(fake.requests[0]).toEqual({
-      model: "claude-fake-1",
-      max_tokens: 1000,
-      system: "You are a test assistant.",
-      stream: true,
-      tools: TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema })),
-      messages: [
-        { role: "user", content: [{ type: "text", text: "What is in this picture?" }, image] },
-        {
-          role: "assistant",
-          content: [
-            { type: "text", text: "Let me look closer." },
-            { type: "tool_use", id: "call_a", name: "view_image", input: { image_id: "ast_1" } },
-            { type: "tool_use", id: "call_b", name: "execute_code", input: { unparsed_arguments: '{"code": "oops' } },
-          ],
-        },
-        {
-          role: "user",
-          content: [
-            { type: "tool_result", tool_use_id: "call_a", content: [image] },
-            {
-              type: "tool_result",
-              tool_use_id: "call_b",
-              content: [{ type: "text", text: "invalid_tool_arguments: the arguments are not JSON" }],
-              is_error: true,
-            },
-            { type: "text", text: "And now?" },
-          ],
-        },
-      ],
-    });
-  });
-
-  it("keeps tool ids from another provider within the characters Anthropic accepts", async () => {
-    const fake = await fakeFor(kind, [{ text: "ok" }]);
-    const messages: AgentMessage[] = [
-      userSays("go"),
-      { role: "assistant", text: "", tool_calls: [{ id: "call:1/x", name: "execute_code", arguments: "{}" }] },
-      { role: "tool", tool_call_id: "call:1/x", name: "execute_code", content: [] },
-    ];
-    const events = await collect(kind.adapter({ baseUrl: fake.url, apiKey: kind.key }).stream(request(kind, messages)));
-    expect(errorsOf(events)).toEqual([]);
-    expect(fake.requests[0]).toMatchObject({
-      messages: [
-        {},
-        { content: [{ type: "tool_use", id: "call_1_x", input: {} }] },
-        {
-          content: [{ type: "tool_result", tool_use_id: "call_1_x", content: [{ type: "text", text: "(no output)" }] }],
-        },
-      ],
-    });
-  });
-});
-
-describe.each(KINDS)("the scripted $name server", (kind) => {
-  it("refuses a tool call left without its result, as the real API does (the format checks above mean something)", async () => {
-    const fake = await fakeFor(kind, [{ text: "never" }]);
-    const messages: AgentMessage[] = [
-      userSays("go"),
-      { role: "assistant", text: "", tool_calls: [{ id: "call_lonely", name: "execute_code", arguments: "{}" }] },
-      userSays("and?"),
-    ];
-    const events = await collect(kind.adapter({ baseUrl: fake.url, apiKey: kind.key }).stream(request(kind, messages)));
-    expect(events).toEqual([
-      {
-        type: "error",
-        code: "capability_failed",
-        message: expect.stringMatching(/refused the request \(400: .*call_lonely/),
-      },
-    ]);
-  });
-});
-
-/** A bounded wait for a condition the fake server makes true. */
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("the condition did not come true");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -26,6 +26,7 @@ const MODEL_LIST_MAX = 1000;
 export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
   const baseURL = config.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   const retries = config.maxRetries ?? 2;
+  const timeoutMs = config.timeoutMs ?? 10 * 60_000;
   const client = new Anthropic({
     baseURL,
     // An explicit credential keeps the SDK from its default chain (environment, profiles on disk);
@@ -34,7 +35,7 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     ...(config.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
     webhookKey: null,
     maxRetries: retries,
-    timeout: config.timeoutMs ?? 10 * 60_000,
+    timeout: timeoutMs,
     fetch: cappedRetryFetch(),
     logLevel: "off",
   });
@@ -43,6 +44,7 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
     keyVariable: "ANTHROPIC_API_KEY",
     urlVariable: "ANTHROPIC_BASE_URL",
     retries,
+    timeoutMs,
     secrets: [config.apiKey],
   };
 
@@ -64,7 +66,8 @@ export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter 
       const body = messagesRequest(request);
       return turnStream<RawMessageStreamEvent>({
         signal: request.signal,
-        open: () => client.messages.create(body, { signal: request.signal }),
+        deadlineMs: timeoutMs,
+        open: (signal) => client.messages.create(body, { signal }),
         assembler: messagesAssembler(),
         classify: (err, phase) => sdkFault(err, phase, ANTHROPIC_ERRORS),
         labels,

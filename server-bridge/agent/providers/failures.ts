@@ -12,7 +12,8 @@ import { sanitiseProviderText } from "./sanitise.ts";
 export type ProviderFault =
   | { kind: "aborted" }
   | { kind: "unreachable"; reason: string }
-  | { kind: "timeout" }
+  /** No answer before the SDK's timeout (connect), or the turn passed its deadline (answer). */
+  | { kind: "timeout"; phase: "connect" | "answer" }
   /** The provider answered this status (after the SDK's retries, for 429 and 5xx). */
   | { kind: "status"; status: number; text: string; retryAfterSeconds: number | undefined }
   /** The provider reported an error inside the stream (an SSE error event). */
@@ -28,6 +29,8 @@ export interface ProviderLabels {
   keyVariable: string;
   urlVariable: string;
   retries: number;
+  /** The turn's deadline. */
+  timeoutMs: number;
   /** Configured secrets the sanitiser removes wherever they appear. */
   secrets: readonly (string | undefined)[];
 }
@@ -50,12 +53,17 @@ export function faultEvent(fault: ProviderFault, labels: ProviderLabels): ErrorE
         code: "capability_unavailable",
         message: `Could not reach the model provider at ${labels.host} (${fault.reason}). Check ${labels.urlVariable} and that the provider is running.`,
       };
-    case "timeout":
+    case "timeout": {
+      const within = `within ${Math.round(labels.timeoutMs / 1000)} s`;
       return {
         type: "error",
         code: "timeout",
-        message: `The model provider at ${labels.host} did not answer in time (${afterRetries}). Try again later.`,
+        message:
+          fault.phase === "connect"
+            ? `The model provider at ${labels.host} did not answer ${within} (${afterRetries}). Try again later.`
+            : `The model provider at ${labels.host} did not finish its answer ${within}. Try again, or ask for less at once.`,
       };
+    }
     case "status":
       return statusEvent(fault, labels, detail(fault.status, fault.text), afterRetries);
     case "stream_error":
@@ -150,7 +158,7 @@ export function sdkFault<TApiError extends Error>(
   sdk: SdkErrors<TApiError>,
 ): ProviderFault {
   if (err instanceof sdk.abort) return { kind: "aborted" };
-  if (err instanceof sdk.timeout) return { kind: "timeout" };
+  if (err instanceof sdk.timeout) return { kind: "timeout", phase: "connect" };
   if (err instanceof sdk.connection) return { kind: "unreachable", reason: unreachableReason(err) };
   if (err instanceof sdk.api) {
     // A body that was not JSON (a proxy's page) is only in the SDK's message, after the status.

@@ -21,6 +21,7 @@ const MODEL_LIST_MAX = 1000;
 export function createOpenAIAdapter(config: ProviderConfig): ProviderAdapter {
   const baseURL = config.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
   const retries = config.maxRetries ?? 2;
+  const timeoutMs = config.timeoutMs ?? 10 * 60_000;
   const client = new OpenAI({
     baseURL,
     // A local server (Ollama, llama.cpp) needs no key: then no Authorization header is sent at all.
@@ -30,7 +31,7 @@ export function createOpenAIAdapter(config: ProviderConfig): ProviderAdapter {
     project: null,
     webhookSecret: null,
     maxRetries: retries,
-    timeout: config.timeoutMs ?? 10 * 60_000,
+    timeout: timeoutMs,
     fetch: cappedRetryFetch(),
     logLevel: "off",
   });
@@ -39,6 +40,7 @@ export function createOpenAIAdapter(config: ProviderConfig): ProviderAdapter {
     keyVariable: "OPENAI_API_KEY",
     urlVariable: "OPENAI_BASE_URL",
     retries,
+    timeoutMs,
     secrets: [config.apiKey],
   };
   // OpenAI itself wants max_completion_tokens (its reasoning models refuse max_tokens); the
@@ -63,7 +65,8 @@ export function createOpenAIAdapter(config: ProviderConfig): ProviderAdapter {
       const body = chatRequest(request, officialApi);
       return turnStream<ChatCompletionChunk>({
         signal: request.signal,
-        open: () => client.chat.completions.create(body, { signal: request.signal }),
+        deadlineMs: timeoutMs,
+        open: (signal) => client.chat.completions.create(body, { signal }),
         assembler: chatAssembler(),
         classify: (err, phase) => sdkFault(err, phase, OPENAI_ERRORS),
         labels,
