@@ -4,10 +4,14 @@
  * on a tool called with no input, the turn stream's Stop while an SDK is still sleeping before a
  * retry, and the cap on a retry-after wait.
  */
+
+import { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
+import { APIError as OpenAIAPIError } from "openai";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { messagesAssembler } from "../../server-bridge/agent/providers/anthropic.ts";
-import { chatAssembler } from "../../server-bridge/agent/providers/openai.ts";
+import { ANTHROPIC_ERRORS, messagesAssembler } from "../../server-bridge/agent/providers/anthropic.ts";
+import { faultEvent, sdkFault } from "../../server-bridge/agent/providers/failures.ts";
+import { chatAssembler, OPENAI_ERRORS } from "../../server-bridge/agent/providers/openai.ts";
 import { cappedRetryFetch } from "../../server-bridge/agent/providers/retry.ts";
 import { PROVIDER_TEXT_MAX, sanitiseProviderText } from "../../server-bridge/agent/providers/sanitise.ts";
 import { turnStream } from "../../server-bridge/agent/providers/stream.ts";
@@ -89,7 +93,12 @@ describe("the OpenAI assembler", () => {
       chunk({ tool_calls: [{ index: 0, function: { name: "execute_code", arguments: "{}" } }] }),
       chunk({}, "content_filter"),
     ]);
-    expect(events).toEqual([{ type: "tool_call", call: { id: "call_0", name: "execute_code", arguments: "{}" } }]);
+    expect(events).toEqual([
+      {
+        type: "tool_call",
+        call: { id: expect.stringMatching(/^call_\w{24}$/), name: "execute_code", arguments: "{}" },
+      },
+    ]);
     expect(closing).toEqual([{ type: "done", stop: "other" }]);
   });
 
@@ -180,5 +189,27 @@ describe("cappedRetryFetch", () => {
     const soon = new Date(Date.now() + 5_000).toUTCString();
     expect((await answering(503, { "retry-after": soon })("http://x")).headers.get("x-should-retry")).toBeNull();
     expect((await answering(200, { "retry-after": "600" })("http://x")).headers.get("x-should-retry")).toBeNull();
+  });
+});
+
+describe("an error the provider reports inside the stream", () => {
+  const labels = { host: "h", keyVariable: "K", urlVariable: "U", retries: 2, timeoutMs: 60_000, secrets: [] };
+
+  it("is a failure mid-answer with the provider's words (Anthropic's SSE error event)", () => {
+    const body = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const err = new AnthropicAPIError(undefined, body, undefined, new Headers());
+    expect(faultEvent(sdkFault(err, "stream", ANTHROPIC_ERRORS), labels)).toEqual({
+      type: "error",
+      code: "capability_failed",
+      message: "The provider failed mid-answer (Overloaded). Try again.",
+    });
+  });
+
+  it("is a failure mid-answer with the provider's words (an OpenAI-compatible error chunk)", () => {
+    const err = new OpenAIAPIError(undefined, { message: "upstream model crashed" }, undefined, new Headers());
+    expect(faultEvent(sdkFault(err, "stream", OPENAI_ERRORS), labels)).toMatchObject({
+      code: "capability_failed",
+      message: "The provider failed mid-answer (upstream model crashed). Try again.",
+    });
   });
 });

@@ -7,7 +7,17 @@
 import { describe, expect, it } from "vitest";
 import type { ProviderConfig } from "../../server-bridge/agent/providers/types.ts";
 import type { FakeModelServer, ScriptedTurn } from "../support/fake-models.ts";
-import { collect, errorsOf, KINDS, request, scriptedServers, textOf, until, userSays } from "./provider-kit.ts";
+import {
+  collect,
+  errorsOf,
+  KINDS,
+  type Kind,
+  request,
+  scriptedServers,
+  textOf,
+  until,
+  userSays,
+} from "./provider-kit.ts";
 
 const fakeFor = scriptedServers();
 
@@ -120,6 +130,25 @@ describe.each(KINDS)("the $name adapter", (kind) => {
     expect(fake.requests).toHaveLength(3);
   });
 
+  it("shows a proxy's HTML error page as its text", async () => {
+    const page: ScriptedTurn = {
+      error: {
+        status: 502,
+        headers: { "retry-after-ms": "10" },
+        body: "<html><body><h1>502 Bad Gateway</h1></body></html>",
+      },
+    };
+    const fake = await fakeFor(kind, [page, page, page]);
+    const events = await collect(adapterFor(fake).stream(request(kind, [userSays("hi")])));
+    expect(events).toEqual([
+      {
+        type: "error",
+        code: "capability_failed",
+        message: expect.stringContaining("(502: 502 Bad Gateway) after 2 retries"),
+      },
+    ]);
+  });
+
   it("answers a 401 as unauthorized, naming the variable to check, without retrying", async () => {
     const fake = await fakeFor(kind, [{ error: { status: 401 } }, { text: "never" }]);
     const events = await collect(adapterFor(fake).stream(request(kind, [userSays("hi")])));
@@ -225,5 +254,17 @@ describe.each(KINDS)("the $name adapter", (kind) => {
     expect(await adapter.listModels()).toEqual(["model-a", "model-b", "model-c"]);
     await fake.close();
     expect(await adapter.listModels()).toEqual([]);
+  });
+});
+
+describe("the OpenAI adapter with a compatible server", () => {
+  const kind = KINDS[0] as Kind;
+
+  it("reads an error whose body's `error` is a plain string (as Ollama answers)", async () => {
+    const fake = await fakeFor(kind, [{ error: { status: 404, body: { error: "model 'llama9' not found" } } }]);
+    const events = await collect(kind.adapter({ baseUrl: fake.url }).stream(request(kind, [userSays("hi")])));
+    expect(events).toEqual([
+      { type: "error", code: "capability_failed", message: expect.stringContaining("(404: model 'llama9' not found)") },
+    ]);
   });
 });

@@ -171,7 +171,7 @@ export function messagesAssembler(): TurnAssembler<RawMessageStreamEvent> {
   };
 }
 
-const ANTHROPIC_ERRORS: SdkErrors<APIError> = {
+export const ANTHROPIC_ERRORS: SdkErrors<APIError> = {
   abort: APIUserAbortError,
   timeout: APIConnectionTimeoutError,
   connection: APIConnectionError,

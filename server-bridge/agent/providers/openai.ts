@@ -6,6 +6,7 @@
  * ModelEvents: text at once, each tool call once its deltas are whole, then usage, then done.
  * The client is configured only from ProviderConfig (no environment variable is read by the SDK).
  */
+import { randomUUID } from "node:crypto";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ModelEvent, ToolCall } from "../../../shared/agent/messages.ts";
@@ -110,7 +111,7 @@ export function chatAssembler(): TurnAssembler<ChatCompletionChunk> {
   const toolCallEvents = (): ModelEvent[] => {
     if (emitted) return [];
     emitted = true;
-    return calls.map((call, i) => ({ type: "tool_call", call: completeCall(call, i) }));
+    return calls.map((call) => ({ type: "tool_call", call: completeCall(call) }));
   };
   return {
     push(chunk) {
@@ -149,17 +150,21 @@ export function chatAssembler(): TurnAssembler<ChatCompletionChunk> {
   };
 }
 
-function completeCall(call: { id: string; name: string; arguments: string }, index: number): ToolCall {
-  return { id: call.id || `call_${index}`, name: call.name.slice(0, 200), arguments: call.arguments };
+/** A call that came without an id gets a fresh one (ids pair calls with results across the thread). */
+function completeCall(call: { id: string; name: string; arguments: string }): ToolCall {
+  const id = call.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+  return { id, name: call.name.slice(0, 200), arguments: call.arguments };
 }
 
-const OPENAI_ERRORS: SdkErrors<APIError> = {
+export const OPENAI_ERRORS: SdkErrors<APIError> = {
   abort: APIUserAbortError,
   timeout: APIConnectionTimeoutError,
   connection: APIConnectionError,
   api: APIError,
+  // `error` is the body's `error` field: an object with a message, or (Ollama, some proxies) a string.
   providerText: (err) => {
-    const body = err.error as { message?: unknown } | undefined;
+    const body = err.error as { message?: unknown } | string | undefined;
+    if (typeof body === "string") return body;
     return typeof body?.message === "string" ? body.message : undefined;
   },
 };
