@@ -5,7 +5,7 @@
  * error results, ids from another provider, and whether a key is sent.
  */
 import { describe, expect, it } from "vitest";
-import { chatRequest, createOpenAIAdapter } from "../../server-bridge/agent/providers/openai.ts";
+import { chatRequest, createOpenAIProvider } from "../../server-bridge/agent/providers/openai.ts";
 import type { AgentMessage } from "../../shared/agent/messages.ts";
 import {
   collect,
@@ -108,7 +108,7 @@ describe("the conversation in OpenAI's format", () => {
 
   it("sends no Authorization header when no key is configured (a local server)", async () => {
     const fake = await fakeFor(kind, [{ text: "ok" }]);
-    const events = await collect(createOpenAIAdapter({ baseUrl: fake.url }).stream(request(kind, [userSays("hi")])));
+    const events = await collect(createOpenAIProvider({ baseUrl: fake.url }).stream(request(kind, [userSays("hi")])));
     expect(textOf(events)).toBe("ok");
     expect(fake.headers[0]).not.toHaveProperty("authorization");
   });

@@ -4,8 +4,8 @@
  * servers that close after each test, with a leak check on sockets at the end of the file.
  */
 import { afterAll, afterEach } from "vitest";
-import { createAnthropicAdapter } from "../../server-bridge/agent/providers/anthropic.ts";
-import { createOpenAIAdapter } from "../../server-bridge/agent/providers/openai.ts";
+import { createAnthropicProvider } from "../../server-bridge/agent/providers/anthropic.ts";
+import { createOpenAIProvider } from "../../server-bridge/agent/providers/openai.ts";
 import type { ProviderAdapter, ProviderConfig, ProviderRequest } from "../../server-bridge/agent/providers/types.ts";
 import { type AgentMessage, ModelEvent } from "../../shared/agent/messages.ts";
 import {
@@ -31,7 +31,7 @@ export const KINDS: Kind[] = [
   {
     name: "openai",
     start: startFakeOpenAI,
-    adapter: createOpenAIAdapter,
+    adapter: createOpenAIProvider,
     key: OPENAI_KEY,
     keyVariable: "OPENAI_API_KEY",
     model: "gpt-fake-1",
@@ -39,7 +39,7 @@ export const KINDS: Kind[] = [
   {
     name: "anthropic",
     start: startFakeAnthropic,
-    adapter: createAnthropicAdapter,
+    adapter: createAnthropicProvider,
     key: ANTHROPIC_KEY,
     keyVariable: "ANTHROPIC_API_KEY",
     model: "claude-fake-1",

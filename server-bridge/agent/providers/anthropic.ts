@@ -23,7 +23,7 @@ import type { ProviderAdapter, ProviderConfig, ProviderRequest } from "./types.t
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 const MODEL_LIST_MAX = 1000;
 
-export function createAnthropicAdapter(config: ProviderConfig): ProviderAdapter {
+export function createAnthropicProvider(config: ProviderConfig): ProviderAdapter {
   const baseURL = config.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   const retries = config.maxRetries ?? 2;
   const timeoutMs = config.timeoutMs ?? 10 * 60_000;

@@ -19,7 +19,7 @@ import type { ProviderAdapter, ProviderConfig, ProviderRequest } from "./types.t
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 const MODEL_LIST_MAX = 1000;
 
-export function createOpenAIAdapter(config: ProviderConfig): ProviderAdapter {
+export function createOpenAIProvider(config: ProviderConfig): ProviderAdapter {
   const baseURL = config.baseUrl ?? OPENAI_DEFAULT_BASE_URL;
   const retries = config.maxRetries ?? 2;
   const timeoutMs = config.timeoutMs ?? 10 * 60_000;
