@@ -1,0 +1,237 @@
+/**
+ * The agent end to end on the server, against scripted model servers speaking the real wire formats:
+ * the terminal agent as a real process (request -> action -> observation -> final answer), model turns
+ * over a real socket that resume after a drop without calling the provider twice, budgets, Stop,
+ * provider failures that keep the thread intact, and no provider key in anything a client receives.
+ */
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AgentConfig } from "../../server-bridge/config.ts";
+import type { ModelEvent } from "../../shared/agent/messages.ts";
+import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
+import { startTestServer, type TestServer, tempDir } from "../support/server.ts";
+import { socketClient } from "../support/sockets.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const KEY = "sk-test-0123456789abcdefSECRET";
+
+function agentConfig(fake: FakeModelServer | undefined, extra: Partial<AgentConfig> = {}): AgentConfig {
+  return {
+    ...(fake ? { openaiBaseUrl: fake.url, openaiApiKey: KEY } : {}),
+    stepTokens: 1000,
+    threadTokens: 1_000_000,
+    dailyTokens: 1_000_000,
+    stepCap: 20,
+    ...extra,
+  };
+}
+
+const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
+
+/** One model turn over a socket: its events (with ids), until done or error. */
+async function turn(
+  client: ReturnType<typeof socketClient>,
+  input: { threadId: string; requestId: string; append: ReturnType<typeof user>[]; lastEventId?: string },
+  options: { stopAfter?: number } = {},
+): Promise<{ id: string; event: ModelEvent }[]> {
+  const seen: { id: string; event: ModelEvent }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const sub = client.api.agent.turn.subscribe(input, {
+      onData: ({ id, data }) => {
+        seen.push({ id, event: data as ModelEvent });
+        const type = (data as ModelEvent).type;
+        if (type === "done" || type === "error" || seen.length === options.stopAfter) {
+          sub.unsubscribe();
+          resolve();
+        }
+      },
+      onError: reject,
+    });
+  });
+  return seen;
+}
+
+const text = (events: { event: ModelEvent }[]) =>
+  events.map(({ event }) => (event.type === "text" ? event.delta : "")).join("");
+
+describe("the agent on the server", () => {
+  it("runs from the terminal: a request becomes an action, its observation goes back, the answer comes last", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        {
+          text: "I'll make it.",
+          tool_calls: [
+            {
+              name: "execute_code",
+              arguments: JSON.stringify({
+                risk: "low",
+                description: "make Demo",
+                code: 'import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nconst made = await workflows.create({ name: "Demo" });\nexport default made.name;',
+              }),
+            },
+          ],
+          usage: { input_tokens: 50, output_tokens: 20 },
+        },
+        { text: "Done: there is now a workflow called Demo.", usage: { input_tokens: 80, output_tokens: 10 } },
+      ],
+    });
+    const dataDir = tempDir();
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "server-bridge/main.ts",
+          "agent",
+          "list my workflows and make one called Demo",
+          "--mode",
+          "auto",
+        ],
+        { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } },
+      );
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code, stderr).toBe(0);
+      expect(stdout.trim().split("\n").at(-1)).toBe("Done: there is now a workflow called Demo.");
+      expect(stderr).toContain("▶ execute_code: make Demo");
+      expect(stderr).toContain('ok: "Demo"');
+      // The model's second turn was sent the observation of the first turn's action.
+      const second = JSON.stringify(fake.requests[1]);
+      expect(second).toContain('\\"ok\\":true');
+      expect(second).toContain('\\"result\\":\\"Demo\\"');
+      expect(`${stdout}${stderr}`).not.toContain(KEY);
+
+      await using server = await startTestServer({}, dataDir);
+      const listed = await server.app.agent.threads.list("local");
+      expect(listed).toHaveLength(1);
+      const stored = server.app.agent.threads.messages("local", listed[0]?.id ?? "").map((m) => m.message.role);
+      expect(stored).toEqual(["user", "assistant", "tool", "assistant"]);
+      expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("resumes a turn over a new socket after a drop, from its last event id, without calling the provider twice", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { text: "one two three four five six seven eight", usage: { input_tokens: 5, output_tokens: 8 }, delayMs: 300 },
+      ],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const cookie = await server.login();
+    const first = socketClient(server, { cookie });
+    const { id: threadId } = await first.api.agent.threads.create.mutate({});
+    const ask = { threadId, requestId: "turn_resume", append: [user("count")] };
+    const before = await turn(first, ask, { stopAfter: 1 });
+    await first.close();
+    const second = socketClient(server, { cookie });
+    const after = await turn(second, { ...ask, lastEventId: before.at(-1)?.id ?? "" });
+    await second.close();
+    expect(text([...before, ...after])).toBe("one two three four five six seven eight");
+    expect(after.at(-1)?.event).toEqual({ type: "done", stop: "end" });
+    expect(fake.requests).toHaveLength(1);
+    const messages = server.app.agent.threads.messages("local", threadId);
+    expect(messages.map((m) => m.message)).toMatchObject([
+      { role: "user" },
+      { role: "assistant", text: "one two three four five six seven eight" },
+    ]);
+    expect(messages[1]?.usage).toEqual({ input_tokens: 5, output_tokens: 8 });
+  });
+
+  it("keeps the thread intact when the provider fails, and goes on with the next request", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { error: { status: 500 } },
+        { error: { status: 500 } },
+        { error: { status: 500 } },
+        { text: "back again" },
+      ],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id: threadId } = await client.api.agent.threads.create.mutate({});
+    const failed = await turn(client, { threadId, requestId: "turn_a", append: [user("hello")] });
+    expect(failed.at(-1)?.event).toMatchObject({ type: "error", code: "capability_failed" });
+    expect(fake.requests).toHaveLength(3);
+    const ok = await turn(client, { threadId, requestId: "turn_b", append: [user("again")] });
+    expect(text(ok)).toBe("back again");
+    const { messages } = await client.api.agent.threads.get.query({ threadId });
+    expect(messages.map((m) => m.message)).toMatchObject([
+      { role: "user" },
+      { role: "assistant", interrupted: true },
+      { role: "user" },
+      { role: "assistant", text: "back again" },
+    ]);
+  });
+
+  it("enforces the thread budget on the server, and Stop ends a turn mid-stream", async () => {
+    await using fake = await startFakeAnthropic({
+      // The refused turn never reaches the provider, so the next one gets the slow turn.
+      script: [
+        { text: "spent", usage: { input_tokens: 150, output_tokens: 60 } },
+        { text: "slow", delayMs: 5_000 },
+      ],
+    });
+    await using server = await startTestServer({
+      agent: { ...agentConfig(undefined, { threadTokens: 200 }), anthropicApiKey: KEY, anthropicBaseUrl: fake.url },
+    });
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id: threadId } = await client.api.agent.threads.create.mutate({});
+    expect(text(await turn(client, { threadId, requestId: "t1", append: [user("a")] }))).toBe("spent");
+    const refused = await turn(client, { threadId, requestId: "t2", append: [user("b")] });
+    expect(refused.at(-1)?.event).toMatchObject({
+      type: "error",
+      message: expect.stringContaining("AGENT_THREAD_TOKENS"),
+    });
+    expect(fake.requests).toHaveLength(1);
+
+    const { id: other } = await client.api.agent.threads.create.mutate({});
+    const stopping = turn(client, { threadId: other, requestId: "t3", append: [user("c")] });
+    await expect.poll(() => fake.requests.length).toBe(2);
+    expect(await client.api.agent.stop.mutate({ requestId: "t3" })).toEqual({ stopped: true });
+    expect((await stopping).at(-1)?.event).toMatchObject({ type: "error", code: "cancelled" });
+    const stored = server.app.agent.threads.messages("local", other).map((m) => m.message);
+    expect(stored.at(-1)).toMatchObject({ role: "assistant", interrupted: true });
+  });
+
+  it("says exactly what to set when no provider is configured, and never shows a key", async () => {
+    await using bare = await startTestServer({ agent: agentConfig(undefined) });
+    await using page = socketClient(bare, { cookie: await bare.login() });
+    const status = await page.api.agent.status.query();
+    expect(status).toMatchObject({ configured: false, message: expect.stringContaining("OPENAI_BASE_URL") });
+    const { id: threadId } = await page.api.agent.threads.create.mutate({});
+    const events = await turn(page, { threadId, requestId: "none", append: [user("hi")] });
+    expect(events.at(-1)?.event).toMatchObject({ type: "error", code: "capability_unavailable" });
+
+    // A provider whose error echoes the key: nothing the client receives or the store keeps holds it.
+    await using fake = await startFakeOpenAI({
+      script: [
+        { error: { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}. sk-...CRET` } } } },
+      ],
+    });
+    const logs: string[] = [];
+    await using server: TestServer = await startTestServer({ agent: agentConfig(fake) });
+    server.app.log = (level, message, detail) => logs.push(`${level} ${message} ${JSON.stringify(detail ?? null)}`);
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id } = await client.api.agent.threads.create.mutate({});
+    const answered = await turn(client, { threadId: id, requestId: "key", append: [user("hi")] });
+    expect(answered.at(-1)?.event).toMatchObject({ type: "error", code: "unauthorized" });
+    const everything = JSON.stringify([
+      answered,
+      await client.api.agent.status.query(),
+      await client.api.agent.threads.get.query({ threadId: id }),
+      server.app.store.db.prepare("SELECT body FROM agent_messages").all(),
+      logs,
+    ]);
+    expect(everything).not.toContain(KEY);
+    expect(everything).not.toContain("CRET");
+    expect(fake.headers[0]?.authorization).toBe(`Bearer ${KEY}`);
+  });
+});
