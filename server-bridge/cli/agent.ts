@@ -10,10 +10,12 @@
  */
 import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
 import type { ContentPart } from "../../shared/agent/messages.ts";
+import { trailingResults } from "../../shared/agent/prompt.ts";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import { failedObservation } from "../../shared/sandbox/executor.ts";
 import { NO_PROVIDER } from "../agent/models.ts";
+import { resolveImages } from "../agent/request.ts";
 import { threadModelClient } from "../agent/services.ts";
 import type { AppServices } from "../app-services.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
@@ -134,6 +136,8 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     },
     onEvent: (event) => print(event, stdout, stderr),
   });
+  const trailing = trailingResults(outcome.added);
+  if (trailing.length > 0) app.agent.threads.append(thread.id, await resolveImages(app, LOCAL_USER, trailing));
   stdout.write(outcome.status === "final" ? `\n${outcome.answer.trim()}\n` : `\n${outcome.answer}\n`);
   stderr.write(
     `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}\n`,

@@ -8,6 +8,7 @@ import { tracked } from "@trpc/server";
 import { z } from "zod";
 import { AgentMessage } from "../../shared/agent/messages.ts";
 import { NO_PROVIDER } from "../agent/models.ts";
+import { resolveImages } from "../agent/request.ts";
 import { authed, router } from "./init.ts";
 
 const Id = z.string().min(1).max(200);
@@ -28,6 +29,15 @@ export const agentRouter = router({
       thread: ctx.app.agent.threads.require(ctx.userId, input.threadId),
       messages: ctx.app.agent.threads.messages(ctx.userId, input.threadId),
     })),
+    /** Stores tool results a request ended with (no model turn carried them); only tool results. */
+    append: authed
+      .input(z.object({ threadId: Id, messages: z.array(AgentMessage).max(60) }))
+      .mutation(async ({ ctx, input }) => {
+        ctx.app.agent.threads.require(ctx.userId, input.threadId);
+        const results = input.messages.filter((message) => message.role === "tool");
+        const resolved = await resolveImages(ctx.app, ctx.userId, results);
+        return { seqs: ctx.app.agent.threads.append(input.threadId, resolved) };
+      }),
     rename: authed
       .input(z.object({ threadId: Id, title: z.string().min(1).max(200) }))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.rename(ctx.userId, input.threadId, input.title)),

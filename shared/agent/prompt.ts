@@ -16,6 +16,15 @@ When the request is done (or cannot be done), answer the user in plain text, bri
  * itself from the stream). `known` is how many of `messages` the server has; answers the messages to
  * send and what `known` will be once the server has streamed its next assistant turn.
  */
+/**
+ * The tool results a request ended with that no model turn carried to the server (Stop, the step cap
+ * or the budget ended it right after them): the host stores them so the thread shows what happened.
+ */
+export function trailingResults(added: readonly AgentMessage[]): AgentMessage[] {
+  const last = added.map((message) => message.role).lastIndexOf("assistant");
+  return added.slice(last + 1).filter((message) => message.role === "tool");
+}
+
 export function appendSince(
   messages: readonly AgentMessage[],
   known: number,

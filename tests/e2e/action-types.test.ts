@@ -110,7 +110,7 @@ export default names;`);
     await page.getByRole("button", { name: "Check types" }).click();
     await region.getByText("No type errors.").waitFor({ timeout: 120_000 });
     // The check never stood in the way of running: the action runs as before.
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await page.getByRole("button", { name: "Run", exact: true }).click();
     await page.getByRole("region", { name: "Result" }).locator(".status.ok").waitFor();
     expect(app.problems).toEqual([]);

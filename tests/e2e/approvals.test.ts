@@ -50,11 +50,11 @@ export default "done";`,
     await dialog(page).getByRole("button", { name: "Allow once" }).click();
     expect(await finished(page)).toContain('"done"');
 
-    await page.getByLabel("Mode").selectOption("plan");
+    await page.getByLabel("Mode", { exact: true }).selectOption("plan");
     await runAction(page, CREATE("planned"));
     expect(await finished(page)).toContain("blocked_in_plan_mode");
 
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(page, CREATE("automatic"));
     expect(await finished(page)).toContain('"automatic"');
     expect(await dialog(page).count()).toBe(0);

@@ -100,7 +100,7 @@ describe("a workflow built by hand in the editor", () => {
     await expect.poll(() => edges(page).count()).toBe(3);
 
     // An action extends the graph far outside the view; the view fits the new node.
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await openTab(page, "Action");
     await runAction(
       page,

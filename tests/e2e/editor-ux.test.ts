@@ -166,7 +166,7 @@ describe("the editor, as a person uses it", () => {
     await openTab(page, "Jobs");
     await page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Listed: completed" }).waitFor();
 
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await openTab(page, "Action");
     await runAction(
       page,

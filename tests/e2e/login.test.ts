@@ -28,7 +28,7 @@ describe("signing in from the browser", () => {
 
   it("shows the mode selector of the session", async () => {
     await using app = await openApp();
-    const mode = app.page.getByLabel("Mode");
+    const mode = app.page.getByLabel("Mode", { exact: true });
     await mode.waitFor();
     expect(await mode.inputValue()).toBe("default");
     await mode.selectOption("plan");

@@ -69,7 +69,7 @@ export default "saved";`,
     expect(await branch.textContent()).toContain("2 keys");
 
     // An image result shows at its own aspect ratio (4 x 2), not stretched to its caption.
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#0a0" } })
       .png()
       .toBuffer();

@@ -33,7 +33,7 @@ describe("gate parity through the browser", () => {
   it("matches a direct invoke for get_workflow (read) and create_workflow (write) in every mode", async () => {
     await using app = await openApp();
     const { page, server } = app;
-    await page.getByLabel("Mode").waitFor();
+    await page.getByLabel("Mode", { exact: true }).waitFor();
     const sessionId = (server.app.store.db.prepare("SELECT id FROM sessions").get() as { id: string }).id;
     const seed = server.app.sessions.create("local", { mode: "auto" });
     const seeded = server.app.runs.start("local", seed.sessionId);
@@ -45,7 +45,7 @@ describe("gate parity through the browser", () => {
         const args =
           canary === "get" ? { workflow_id: workflowId } : { name: `made in ${step.mode} ${step.answer ?? ""}` };
         // Through the browser.
-        await page.getByLabel("Mode").selectOption(step.mode);
+        await page.getByLabel("Mode", { exact: true }).selectOption(step.mode);
         await expect.poll(() => server.app.sessions.mode(sessionId)).toBe(step.mode);
         const before = (server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get() as { n: number }).n;
         await runAction(

@@ -23,7 +23,7 @@ describe("assets, workflows, collections and the web from one action", () => {
     try {
       await using app = await openApp({ httpAllowHosts: [`127.0.0.1:${port}`] });
       const { page, server } = app;
-      await page.getByLabel("Mode").selectOption("auto");
+      await page.getByLabel("Mode", { exact: true }).selectOption("auto");
       await runAction(
         page,
         `import { web } from "@nodetool-ai/sandbox-nodetool/web";

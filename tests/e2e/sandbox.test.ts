@@ -25,7 +25,7 @@ describe("actions in the page's Web Worker", () => {
   it("a Cancel pressed while the action is still starting cancels it before it runs", async () => {
     await using app = await openApp();
     const { page } = app;
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     // Hold the run's start on the network until Cancel has been pressed.
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

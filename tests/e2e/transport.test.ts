@@ -20,7 +20,7 @@ describe("the page's connection to the server", () => {
         if (request.method() === "POST" && request.url().includes("/trpc")) posts.push(request.url());
       });
       await page.reload();
-      await page.getByLabel("Mode").selectOption("default");
+      await page.getByLabel("Mode", { exact: true }).selectOption("default");
       await runAction(
         page,
         `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
@@ -65,7 +65,7 @@ export default { made: name, reads: seen.length };`,
     await using app = await openApp({ webSockets: false });
     const { page } = app;
     await page.getByRole("status").filter({ hasText: "Connected over HTTP" }).waitFor();
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";

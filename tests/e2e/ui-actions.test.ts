@@ -14,7 +14,7 @@ describe("an action edits the open workflow through ui", () => {
   it("makes nodes and an edge appear; one undo removes the action's edits; Save persists; a reload finds the saved graph", async () => {
     await using app = await openApp();
     const { page, server } = app;
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await openNewWorkflow(page, "Agent built");
     await runAction(page, BUILD);
     expect(await finished(page)).toMatch(/"applied": 3/);
@@ -86,7 +86,7 @@ export default "done";`,
       export: "create",
       args: ["Steered"],
     })) as { value: { id: string } };
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(
       page,
       `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
@@ -104,14 +104,14 @@ export default { opened, tab };`,
   it("answers capability_unavailable when no workflow is open, and plan mode blocks edits", async () => {
     await using app = await openApp();
     const { page } = app;
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(
       page,
       `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";\nawait ui.addNode("constant.string");`,
     );
     expect(await finished(page)).toContain("capability_unavailable");
     await openNewWorkflow(page, "Planned");
-    await page.getByLabel("Mode").selectOption("plan");
+    await page.getByLabel("Mode", { exact: true }).selectOption("plan");
     await runAction(page, BUILD);
     const text = await finished(page);
     expect(text).toContain('"ok": false');

@@ -29,7 +29,7 @@ describe("running workflows from an action", () => {
     await using app = await openApp();
     const { page, server } = app;
     await newWorkflow(page, "Greeter");
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(page, BUILD_AND_RUN);
     const text = await finished(page);
     expect(text, text).toContain('"greeting": "Ada"');
@@ -41,7 +41,7 @@ describe("running workflows from an action", () => {
     await page.getByText("Greeter · version 1 · unsaved draft").waitFor();
 
     // In default mode ui.runWorkflow asks, listing what the graph uses.
-    await page.getByLabel("Mode").selectOption("default");
+    await page.getByLabel("Mode", { exact: true }).selectOption("default");
     await runAction(
       page,
       `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";\nconst job = await ui.runWorkflow();\nexport default job.outputs;`,
@@ -53,7 +53,7 @@ describe("running workflows from an action", () => {
     expect(await finished(page)).toContain('"greeting": "Ada"');
 
     // A long run, started and cancelled by the action.
-    await page.getByLabel("Mode").selectOption("auto");
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await runAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";

@@ -26,7 +26,9 @@ export function Conversation({ api, sandbox, mode }: ConversationProps) {
   const [renaming, setRenaming] = useState<string | undefined>();
   const end = useRef<HTMLDivElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the conversation grows
-  useEffect(() => end.current?.scrollIntoView?.({ block: "end" }), [agent.messages.length, agent.streaming]);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: "end" });
+  }, [agent.messages.length, agent.streaming]);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
   if (agent.state.status === "unconfigured") {
@@ -154,7 +156,11 @@ export function Conversation({ api, sandbox, mode }: ConversationProps) {
           ) : null}
           <label>
             Model{" "}
-            <select value={agent.model ?? ""} onChange={(event) => agent.setModel(event.target.value)}>
+            <select
+              aria-label="Model"
+              value={agent.model ?? ""}
+              onChange={(event) => agent.setModel(event.target.value)}
+            >
               {agent.models.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.id}

@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_STEP_CAP, runAgent } from "../../../shared/agent/loop.ts";
 import type { AgentMessage, TokenUsage } from "../../../shared/agent/messages.ts";
+import { trailingResults } from "../../../shared/agent/prompt.ts";
 import type { ExecuteCodeInput } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { type Api, messageOf } from "../api.ts";
@@ -160,10 +161,12 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
             } else if (event.type === "step_started") setActive(event.call.id);
           },
         });
-        if (outcome.status !== "final") setError(outcome.answer);
+        const trailing = trailingResults(outcome.added);
+        if (trailing.length > 0) await api.agent.threads.append.mutate({ threadId: id, messages: trailing });
         // The server's copy is the record: read it back (it holds the turns as they were stored).
         await open(id);
         await refreshThreads();
+        if (outcome.status !== "final") setError(outcome.answer);
       } catch (err) {
         setError(`The agent stopped: ${messageOf(err)}`);
       } finally {

@@ -1,0 +1,148 @@
+/**
+ * The agent in Chromium, by accessible names, against a scripted model server speaking OpenAI Chat
+ * Completions: a request becomes an action in the page's own sandbox, its approval is answered in the
+ * usual dialog, the observation goes back to the model and the answer shows; malformed output, a cut
+ * stream, a 429, the step cap and Stop mid-action each leave a readable conversation; a reload shows
+ * it as it was; and no provider key reaches anything the page receives.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { AgentConfig } from "../../server-bridge/config.ts";
+import { type FakeModelServer, startFakeOpenAI } from "../support/fake-models.ts";
+import { openApp, WEB_DIR } from "./browser.ts";
+import { dialog } from "./panel.ts";
+
+const KEY = "sk-e2e-9f8e7d6c5b4a39281706SECRET";
+
+function agent(fake: FakeModelServer, extra: Partial<AgentConfig> = {}): AgentConfig {
+  return {
+    openaiBaseUrl: fake.url,
+    openaiApiKey: KEY,
+    stepTokens: 1000,
+    threadTokens: 1_000_000,
+    dailyTokens: 1_000_000,
+    stepCap: 20,
+    ...extra,
+  };
+}
+
+const action = (code: string, extra: Record<string, unknown> = {}) => ({
+  name: "execute_code",
+  arguments: JSON.stringify({ risk: "low", description: "an action", code, ...extra }),
+});
+
+const CREATE_DEMO = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const made = await workflows.create({ name: "Demo", _message: "the workflow you asked for" });
+export default made.name;`;
+
+async function send(page: import("playwright-core").Page, text: string) {
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+function conversation(page: import("playwright-core").Page) {
+  return page.getByRole("region", { name: "Conversation" });
+}
+
+describe("the agent in the panel", () => {
+  it("runs a request: an action, its approval in the dialog, the observation back to the model, the answer", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { text: "I will create it.", tool_calls: [action(CREATE_DEMO, { title: "Create Demo", risk: "high" })] },
+        { text: "Created the workflow Demo.", usage: { input_tokens: 120, output_tokens: 12 } },
+      ],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    const received: string[] = [];
+    page.on("websocket", (socket) => socket.on("framereceived", ({ payload }) => received.push(String(payload))));
+    page.on("response", async (response) => {
+      received.push(await response.text().catch(() => ""));
+    });
+    await page.reload();
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "make a workflow called Demo");
+    const approval = dialog(page);
+    await approval.waitFor();
+    expect(await approval.textContent()).toContain("the workflow you asked for");
+    await approval.getByRole("button", { name: "Allow once" }).click();
+    await conversation(page).getByText("Created the workflow Demo.").waitFor();
+    const step = conversation(page).getByRole("article", { name: /Create Demo/ });
+    expect(await step.textContent()).toContain("create_workflow: ok");
+    expect(await step.textContent()).toContain("(high risk)");
+    // The second turn carried the observation of the action.
+    expect(JSON.stringify(fake.requests[1])).toContain('\\"result\\":\\"Demo\\"');
+    expect(app.problems).toEqual([]);
+    expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
+
+    // A reload shows the conversation as it was, with its tokens.
+    await page.reload();
+    await conversation(page).getByText("Created the workflow Demo.").waitFor();
+    expect(await conversation(page).textContent()).toContain("make a workflow called Demo");
+    expect(await conversation(page).textContent()).toContain("120 in + 12 out tokens");
+
+    // No provider key in any response or socket frame the page received, nor in the built bundle.
+    expect(received.join("\n")).not.toContain(KEY);
+    for (const file of readdirSync(join(WEB_DIR, "assets"))) {
+      expect(readFileSync(join(WEB_DIR, "assets", file), "utf8")).not.toContain(KEY);
+    }
+  });
+
+  it("keeps a readable conversation through malformed output, a 429, a cut stream and the step cap", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { tool_calls: [{ name: "execute_code", arguments: "{not json" }] },
+        { error: { status: 429, headers: { "retry-after": "0" } } },
+        { text: "Fixed: ", tool_calls: [action("```js\nexport default 6 * 7;\n```")] },
+        { text: "The answer is 42." },
+        { text: "Half an answ", cutAfterChars: 12 },
+      ],
+    });
+    await using app = await openApp({ agent: agent(fake, { stepCap: 2 }) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await send(page, "compute something");
+    await conversation(page).getByText("The answer is 42.").waitFor();
+    const text = (await conversation(page).textContent()) ?? "";
+    expect(text).toContain("invalid_tool_arguments");
+    expect(text).toContain("ok in");
+    // The 429 was retried by the provider client: the bad call, the 429, its retry, the answer.
+    expect(fake.requests).toHaveLength(4);
+    await send(page, "again");
+    await conversation(page).getByText("This turn was interrupted before it finished.").waitFor();
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/cut off/);
+
+    // The step cap: a model that keeps calling tools is told, then stopped.
+    fake.script.push(...Array.from({ length: 4 }, () => ({ tool_calls: [action("export default 1;")] })));
+    await send(page, "loop forever");
+    await page.getByRole("alert").filter({ hasText: "step cap" }).waitFor();
+  });
+
+  it("stops mid-action with Stop, and the next request runs", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ tool_calls: [action("while (true) {}")] }, { text: "After the stop." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await send(page, "spin");
+    await conversation(page).getByText("Running…").waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    expect(await conversation(page).textContent()).toContain("cancelled");
+    await send(page, "now answer");
+    await conversation(page).getByText("After the stop.").waitFor();
+  });
+
+  it("says which variables to set when no provider is configured, and the Action editor still works", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByText("OPENAI_BASE_URL").first().waitFor();
+    expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    await page.getByRole("textbox", { name: "Action" }).waitFor();
+  });
+});
