@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { toFailure } from "../shared/protocol/errors.ts";
 import { createProviders } from "./agent/providers/index.ts";
 import { createAgentServices } from "./agent/services.ts";
+import { type AgentHost, agentHost } from "./agent/subtask.ts";
 import type { AppServices } from "./app-services.ts";
 import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
@@ -54,6 +55,7 @@ export function createServices(
   log: Logger = consoleLogger,
   store: Store = openStore(config.dataDir),
 ): AppServices {
+  let agent: AgentHost | undefined;
   const owner = `proc_${randomUUID()}`;
   imageWork.limit = config.imageConcurrency;
   recoverExpiredLeases(store, { except: owner });
@@ -72,7 +74,16 @@ export function createServices(
     audit,
     { owner, ...config },
     (capability, err) => log("error", `capability ${capability} threw`, err),
-    { jobs, assets: assetLimits(config), web: webPolicy(config), events: bus },
+    {
+      jobs,
+      assets: assetLimits(config),
+      web: webPolicy(config),
+      events: bus,
+      // Bound below, once the services it works over exist; read when a run starts.
+      get agent() {
+        return agent;
+      },
+    },
   );
   const services: Omit<AppServices, "agent"> = {
     config,
@@ -92,6 +103,7 @@ export function createServices(
   // The agent reads assets through the services (view_image), so it is bound to them once they exist.
   const app = services as AppServices;
   app.agent = createAgentServices(app, createProviders(config.agent));
+  agent = agentHost(app);
   return app;
 }
 

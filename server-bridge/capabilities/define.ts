@@ -4,7 +4,8 @@
  */
 import type { z } from "zod";
 import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts";
-import type { CapabilityRun } from "../../shared/gate/invoke.ts";
+import type { CallContext, CapabilityRun } from "../../shared/gate/invoke.ts";
+import type { AgentHost } from "../agent/subtask.ts";
 import type { AssetLimits } from "../assets/store.ts";
 import type { JobEngine } from "../engine/jobs.ts";
 import type { UserEvents } from "../runs/events.ts";
@@ -22,19 +23,21 @@ export interface ServerServices {
   readonly web?: WebPolicy;
   /** Announcements to every session of a user (the workflow change feed); absent: nobody listens. */
   readonly events?: UserEvents;
+  /** The agent's models and child agents; absent on hosts without the agent. */
+  readonly agent?: AgentHost;
 }
 
 export type ServerRun = CapabilityRun<ServerServices>;
 
 export interface Implemented {
   readonly spec: AnySpec;
-  readonly impl: (run: ServerRun, args: never) => Promise<unknown>;
+  readonly impl: (run: ServerRun, args: never, call: CallContext) => Promise<unknown>;
 }
 
 /** The implementation's result is typed by the spec's `output` (its input side: host values, no defaults applied). */
 export function implement<TInput extends z.ZodType, TOutput extends z.ZodType>(
   spec: CapabilitySpec<TInput, TOutput>,
-  impl: (run: ServerRun, args: z.output<TInput>) => Promise<z.input<TOutput>>,
+  impl: (run: ServerRun, args: z.output<TInput>, call: CallContext) => Promise<z.input<TOutput>>,
 ): Implemented {
   return { spec: spec as unknown as AnySpec, impl: impl as Implemented["impl"] };
 }

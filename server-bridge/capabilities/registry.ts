@@ -17,6 +17,8 @@ export const LOADERS: Readonly<Record<string, Loader>> = {
   assets: () => import("./assets.ts"),
   collections: () => import("./collections.ts"),
   web: () => import("./web.ts"),
+  models: () => import("./models.ts"),
+  agents: () => import("./agents.ts"),
 };
 
 const loaded = new Map<string, Promise<Map<AnySpec, Implemented["impl"]>>>();

@@ -97,7 +97,10 @@ export class Runs {
       gate,
       services: { ...this.services, store: this.store },
       // A page with an open editor serves `ui` calls itself (after run.authorize): the run has a client.
-      provides: options.editor ? ["client"] : [],
+      provides: [
+        ...(options.editor ? ["client" as const] : []),
+        ...(this.services.agent?.models.configured() ? ["providers" as const] : []),
+      ],
       loadImpl: (spec) => loadImpl(spec),
       audit: (record) => this.audit.write(userId, record),
       logError: this.logError,

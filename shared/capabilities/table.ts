@@ -3,10 +3,12 @@
  * implementations are not here; the server loads them lazily per namespace.
  */
 import { z } from "zod";
+import { agentsModule } from "./specs/agents.specs.ts";
 import { assetsModule } from "./specs/assets.specs.ts";
 import { collectionsModule } from "./specs/collections.specs.ts";
 import { jobsModule } from "./specs/jobs.specs.ts";
 import { memoryModule } from "./specs/memory.specs.ts";
+import { modelsModule } from "./specs/models.specs.ts";
 import { nodesModule } from "./specs/nodes.specs.ts";
 import { sharedModule } from "./specs/shared.specs.ts";
 import { uiModule } from "./specs/ui.specs.ts";
@@ -27,6 +29,8 @@ export const MODULES: readonly ModuleSpecs[] = [
   assetsModule,
   collectionsModule,
   webModule,
+  modelsModule,
+  agentsModule,
 ];
 
 export const MODULE_NAMES: readonly string[] = MODULES.map((m) => m.name);

@@ -31,6 +31,11 @@ export interface CapabilitySpec<TInput extends z.ZodType = z.ZodType, TOutput ex
   readonly userMessage?: (args: z.output<TInput>) => string;
   readonly positional?: readonly string[];
   readonly needs?: readonly RunNeed[];
+  /**
+   * What "allow for session" covers: with a scope, the allow-set holds `name@scope` (for http_request,
+   * the destination origin), so approving one origin never allows another. Absent: the whole name.
+   */
+  readonly scope?: (args: z.output<TInput>) => string | undefined;
 }
 
 export type AnySpec = CapabilitySpec<z.ZodType, z.ZodType>;

@@ -16,6 +16,8 @@ export const ApprovalRequest = z.object({
   category: z.enum(["read", "write", "execute", "external"]),
   /** The server's own description of the call. */
   message: z.string(),
+  /** What "allow for session" would cover, when the capability is scoped (http_request: the origin). */
+  scope: z.string().optional(),
   /** The agent's one-line reason (`_message`), shown labelled as the agent's words. */
   agent_message: z.string().optional(),
   /** The call's validated arguments in the boundary encoding (shared/protocol/values.ts). */

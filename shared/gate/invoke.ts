@@ -20,7 +20,20 @@ export interface RunContext {
   readonly signal: AbortSignal;
 }
 
-export type CapabilityImpl<TServices = unknown> = (run: CapabilityRun<TServices>, args: never) => Promise<unknown>;
+/**
+ * What one call hands its implementation beside the run and the args: `credit(ms)` reports time the
+ * call spent waiting on something the action's deadline should not count (a child agent's steps), as
+ * an approval's wait is reported; the sandbox credits it up to its cap.
+ */
+export interface CallContext {
+  credit(ms: number): void;
+}
+
+export type CapabilityImpl<TServices = unknown> = (
+  run: CapabilityRun<TServices>,
+  args: never,
+  call: CallContext,
+) => Promise<unknown>;
 
 export interface AuditRecord {
   actor: Actor;
@@ -187,7 +200,10 @@ async function ladder<TServices>(
   // A call this run could never serve is refused before it can prompt anyone.
   for (const need of spec.needs ?? []) {
     if (!run.provides.has(need)) {
-      const why = need === "client" ? "needs a connected editor" : `needs ${need}, which this run does not have`;
+      const why =
+        need === "client"
+          ? "needs a connected editor"
+          : "needs a model provider, and none is configured on this server (models.list says what to set)";
       return fail("capability_unavailable", `${name} ${why}.`);
     }
   }
@@ -201,13 +217,14 @@ async function ladder<TServices>(
     );
   }
 
-  // 5. Ask, unless the session already allows this name.
+  // 5. Ask, unless the session already allows this name (or this name for this scope).
   if (decision === "ask") {
-    if (run.gate.allowSet.has(name)) {
+    const allowKey = allowSetKey(spec, args);
+    if (run.gate.allowSet.has(allowKey)) {
       decision = "allowed_by_session";
     } else {
       const askStarted = performance.now();
-      const verdict = await ask(run, spec, args, normalised.message, consumed);
+      const verdict = await ask(run, spec, args, normalised.message, consumed, allowKey);
       waited = performance.now() - askStarted;
       if (verdict.kind !== "allow") return fail(verdict.code, verdict.message);
     }
@@ -241,7 +258,8 @@ async function ladder<TServices>(
   }
   try {
     const impl = await host.loadImpl(spec);
-    const value = (await impl(run, args as never)) ?? null;
+    const call: CallContext = { credit: (ms) => (waited += Math.max(0, ms)) };
+    const value = (await impl(run, args as never, call)) ?? null;
     if (host.outputCheck) {
       const checked = spec.output.safeParse(value);
       if (!checked.success) {
@@ -268,6 +286,7 @@ async function ask(
   args: unknown,
   agentMessage: string | undefined,
   consumed: Set<string>,
+  allowKey: string,
 ): Promise<AskVerdict> {
   const gate = run.gate;
   const now = Date.now();
@@ -292,6 +311,7 @@ async function ask(
     expires_at: now + gate.approvalTimeoutMs,
   };
   if (agentMessage !== undefined) request.agent_message = agentMessage;
+  if (allowKey !== spec.name) request.scope = allowKey.slice(spec.name.length + 1);
   // The run may have ended while the hash was computed: its abort event has fired already, so the
   // listener below would never hear it and the person would be asked about a run that is over.
   if (run.context.signal.aborted) {
@@ -355,13 +375,26 @@ async function ask(
           outcome.reason ?? `The user denied ${spec.name}. Do not retry it unchanged; ask the user or try another way.`,
       };
     }
-    if (outcome.answer === "allow_for_session") gate.allowSet.add(spec.name);
+    if (outcome.answer === "allow_for_session") gate.allowSet.add(allowKey);
     return { kind: "allow" };
   } finally {
     clearTimeout(timer);
     run.context.signal.removeEventListener("abort", onRunEnd);
     if (!controller.signal.aborted) controller.abort(why);
   }
+}
+
+/** The allow-set entry a call's "allow for session" adds and is checked against: `name` or `name@scope`. */
+export function allowSetKey(spec: AnySpec, args: unknown): string {
+  if (!spec.scope) return spec.name;
+  let scope: string | undefined;
+  try {
+    scope = spec.scope(args as never);
+  } catch {
+    scope = undefined;
+  }
+  // A scoped capability whose scope cannot be told is allowed for nothing broader than this call.
+  return `${spec.name}@${scope ?? "(unknown)"}`;
 }
 
 export function describeCall(spec: AnySpec, args: unknown): string {

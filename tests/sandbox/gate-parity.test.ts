@@ -39,6 +39,7 @@ async function fixture(mode: Mode, answers: ApprovalAnswer[]) {
   await store.impls.create_workflow?.(
     run as never,
     { name: "seed", description: "", graph: { nodes: [], edges: [] } } as never,
+    { credit: () => {} },
   );
   return { approver, run, audit };
 }

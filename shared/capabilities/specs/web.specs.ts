@@ -26,6 +26,16 @@ const HeaderName = z
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "is not a valid header name")
   .refine((name) => !MANAGED_HEADERS.includes(name.toLowerCase()), "is set by the HTTP client itself");
 
+/** `https://api.example` (default ports dropped), or undefined for a URL that does not parse. */
+function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const httpRequest = defineSpec({
   name: "http_request",
   method: "request",
@@ -33,6 +43,8 @@ export const httpRequest = defineSpec({
     "Send an HTTP(S) request from the server and read the response: status, headers, final url, and the body as text, parsed JSON or bytes (response_type; auto picks by content type). Redirects are followed (up to a limit) unless follow_redirects is false. Bodies past the server's size cap are cut off and marked truncated. Loopback, private, link-local and cloud-metadata addresses are refused unless the operator allows that host.",
   category: "external",
   positional: ["url"],
+  // "Allow for session" covers this destination only: approving one origin never allows another.
+  scope: (args) => originOf(args.url),
   input: z.object({
     url: z.string().min(1).max(8000).describe("An http:// or https:// URL"),
     method: z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]).default("GET"),

@@ -1,0 +1,117 @@
+/**
+ * Child agents (`agents.run_subtask`, DESIGN.md section 11): the CodeAct loop run on the server for one
+ * subtask, with its own step cap, in a Node sandbox of its own (never a slot the parent holds), as
+ * runs of the parent's session: the same gate, allow-set and approver, so its approvals reach the
+ * person's browser like any other. A read-only child's gate runs reads only. A child cannot start
+ * children (the `agents` module is not mounted for it). Cancelling the parent's run stops the child;
+ * the child's time is credited to the parent's deadline; its conversation is stored like any other,
+ * and its tokens count in the user's daily budget.
+ */
+import { type AgentStatus, runAgent } from "../../shared/agent/loop.ts";
+import type { ContentPart, TokenUsage } from "../../shared/agent/messages.ts";
+import type { Gate } from "../../shared/gate/gate.ts";
+import type { CallContext } from "../../shared/gate/invoke.ts";
+import { failedObservation } from "../../shared/sandbox/executor.ts";
+import type { AppServices } from "../app-services.ts";
+import type { ServerRun } from "../capabilities/define.ts";
+import { viewImage } from "../mcp/view-image.ts";
+import { defaultLibrary } from "../packs/index.ts";
+import { runSandboxedAction } from "../sandbox/action.ts";
+import { NodeSandboxHost } from "../sandbox/host.ts";
+import type { ModelRegistry } from "./models.ts";
+import { threadModelClient } from "./services.ts";
+
+export interface SubtaskArgs {
+  task: string;
+  steps: number;
+  read_only: boolean;
+  model?: string | undefined;
+}
+
+export interface SubtaskResult {
+  status: AgentStatus;
+  answer: string;
+  steps: number;
+  usage: TokenUsage;
+  thread_id: string;
+}
+
+/** What the agent gives capability implementations (ServerServices.agent). */
+export interface AgentHost {
+  readonly models: ModelRegistry;
+  subtask(parent: ServerRun, args: SubtaskArgs, call: CallContext): Promise<SubtaskResult>;
+}
+
+/** The parent's deadline is credited with the child's time, at most this much. */
+const MAX_CREDIT_MS = 10 * 60_000;
+
+export function agentHost(app: AppServices): AgentHost {
+  return {
+    get models() {
+      return app.agent.models;
+    },
+    subtask: (parent, args, call) => subtask(app, parent, args, call),
+  };
+}
+
+async function subtask(
+  app: AppServices,
+  parent: ServerRun,
+  args: SubtaskArgs,
+  call: CallContext,
+): Promise<SubtaskResult> {
+  const { user_id: userId, session_id: sessionId, signal } = parent.context;
+  const started = performance.now();
+  const session = app.sessions.view(userId, sessionId);
+  const mounted = session.modules.filter((name) => name !== "agents");
+  const gate: Gate = args.read_only ? { ...parent.gate, mode: () => "plan" } : parent.gate;
+  const thread = app.agent.threads.create(userId, `Subtask: ${args.task.split("\n")[0]?.slice(0, 80) ?? ""}`);
+  const library = defaultLibrary();
+  const sandbox = await NodeSandboxHost.start();
+  try {
+    const outcome = await runAgent({
+      model: threadModelClient(app.agent, userId, thread.id, { model: args.model }),
+      history: [],
+      request: args.task,
+      stepCap: args.steps,
+      signal,
+      async execute(code) {
+        const live = app.runs.start(userId, sessionId, { gate });
+        try {
+          return await runSandboxedAction(sandbox, {
+            action: code,
+            run: live.run,
+            mounted,
+            packs: session.packs,
+            library,
+            signal,
+          });
+        } catch {
+          return { observation: failedObservation("run_ended", "The sandbox stopped before the action finished.", 0) };
+        } finally {
+          app.runs.end(userId, live.id, "ended");
+        }
+      },
+      async viewImage(input) {
+        const shown = await viewImage(app, userId, input);
+        return shown.content.flatMap((item): ContentPart[] => {
+          if (item.type === "text") return [{ type: "text", text: item.text }];
+          if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
+            return [{ type: "image", media_type: item.mimeType, data: item.data }];
+          }
+          return [];
+        });
+      },
+    });
+    return {
+      status: outcome.status,
+      answer: outcome.answer,
+      steps: outcome.steps,
+      usage: outcome.usage,
+      thread_id: thread.id,
+    };
+  } finally {
+    await sandbox.dispose();
+    call.credit(Math.min(MAX_CREDIT_MS, performance.now() - started));
+  }
+}
