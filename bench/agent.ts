@@ -1,0 +1,149 @@
+/**
+ * The agent loop's own overhead per step, in Chromium, against a scripted OpenAI-compatible server
+ * that answers at once (target: under 5 ms per step):
+ *
+ *   per step = (a request of K2 steps - a request of K1 steps) / (K2 - K1), timed in the page from the
+ *              Send click to the answer shown (each step: one model turn with one tool call, and its
+ *              trivial action in the page's sandbox);
+ *   overhead = per step - a bare streamed fetch of the same reply (from the server's process, as the
+ *              server makes it) - the same trivial action run alone (Action editor, click to result).
+ *
+ * Every figure is the median of several interleaved rounds after a warm-up.
+ *
+ *   node --import tsx bench/agent.ts
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { startApp } from "../server-bridge/app.ts";
+import { buildWebIfStale } from "../server-bridge/build.ts";
+import { configFromEnv } from "../server-bridge/config.ts";
+import { launchChromium } from "../tests/e2e/browser.ts";
+import { startFakeOpenAI } from "../tests/support/fake-models.ts";
+
+const ROUNDS = 5;
+const K1 = 2;
+const K2 = 8;
+const WARMUP = 3;
+const ACTION = "export default 1;";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+const fake = await startFakeOpenAI();
+const step = {
+  tool_calls: [{ name: "execute_code", arguments: JSON.stringify({ risk: "low", description: "step", code: ACTION }) }],
+};
+const script = (steps: number) => {
+  for (let i = 0; i < steps; i++) fake.script.push(step);
+  fake.script.push({ text: "done." });
+};
+
+/** Times `go()` in the page: until the region's aria-busy goes true and then false again. */
+async function timed(page: Page, regionName: string, go: () => Promise<void>): Promise<number> {
+  const region = await page.getByRole("region", { name: regionName }).elementHandle();
+  const measuring = page.evaluate(
+    (element) =>
+      new Promise<number>((resolve) => {
+        let started = 0;
+        const observer = new MutationObserver(() => {
+          const busy = element?.getAttribute("aria-busy") === "true";
+          if (busy && !started) started = performance.now();
+          else if (!busy && started) {
+            observer.disconnect();
+            resolve(performance.now() - started);
+          }
+        });
+        observer.observe(element as Element, { attributes: true, attributeFilter: ["aria-busy"] });
+      }),
+    region,
+  );
+  await go();
+  return measuring;
+}
+
+async function request(page: Page, steps: number): Promise<number> {
+  script(steps);
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.fill(`run ${steps} steps`);
+  return timed(page, "Conversation", () => box.press("Enter"));
+}
+
+async function actionAlone(page: Page): Promise<number> {
+  const editor = page.getByRole("textbox", { name: "Action" });
+  await editor.click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(ACTION);
+  return timed(page, "Result", () => page.getByRole("button", { name: "Run", exact: true }).click());
+}
+
+/** The same reply as a step's, streamed straight from the scripted server, read to its end. */
+async function bareFetch(): Promise<number> {
+  fake.script.push(step);
+  const started = performance.now();
+  const response = await fetch(`${fake.url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "gpt-fake-1", stream: true, messages: [{ role: "user", content: "x" }] }),
+  });
+  await response.text();
+  return performance.now() - started;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "nt-bench-agent-"));
+const profile = mkdtempSync(join(tmpdir(), "nt-bench-chromium-"));
+const webDir = await buildWebIfStale();
+const server = await startApp(
+  configFromEnv(
+    {},
+    {
+      port: 0,
+      dataDir,
+      webDir,
+      agent: { openaiBaseUrl: fake.url, stepTokens: 1000, threadTokens: 1e9, dailyTokens: 1e9, stepCap: 50 },
+    },
+  ),
+  () => {},
+);
+const context = await launchChromium(profile);
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${server.url}/?token=${server.app.credentials.adminToken}`);
+  await page.getByRole("combobox", { name: "Model" }).waitFor();
+  await page.getByRole("combobox", { name: "Mode", exact: true }).selectOption("auto");
+  for (let i = 0; i < WARMUP; i++) {
+    await request(page, K1);
+    await actionAlone(page);
+    await bareFetch();
+  }
+  const rounds: { perStep: number; fetch: number; action: number }[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const short = await request(page, K1);
+    const action = await actionAlone(page);
+    const long = await request(page, K2);
+    const fetches: number[] = [];
+    for (let i = 0; i < 10; i++) fetches.push(await bareFetch());
+    rounds.push({ perStep: (long - short) / (K2 - K1), fetch: median(fetches), action });
+  }
+  const perStep = median(rounds.map((r) => r.perStep));
+  const fetchMs = median(rounds.map((r) => r.fetch));
+  const actionMs = median(rounds.map((r) => r.action));
+  const overhead = median(rounds.map((r) => r.perStep - r.fetch - r.action));
+  process.stdout.write(
+    [
+      `agent loop (Chromium, scripted OpenAI-compatible server answering at once; medians of ${ROUNDS} rounds)`,
+      `  per step (one model turn + its action): ${perStep.toFixed(2)} ms  ((${K2} - ${K1} steps) / ${K2 - K1}, page-timed)`,
+      `  bare streamed fetch of the same reply:  ${fetchMs.toFixed(2)} ms  (from the server's process)`,
+      `  the same action alone (Action editor):  ${actionMs.toFixed(2)} ms  (click to result)`,
+      `  loop overhead per step: ${overhead.toFixed(2)} ms (target < 5: ${overhead < 5 ? "met" : "NOT met"})`,
+    ].join("\n"),
+  );
+  process.stdout.write("\n");
+} finally {
+  await context.close();
+  await server.close();
+  await fake.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true });
+}
