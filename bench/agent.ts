@@ -63,6 +63,7 @@ async function timed(page: Page, regionName: string, go: () => Promise<void>): P
 }
 
 async function request(page: Page, steps: number): Promise<number> {
+  await page.getByRole("tab", { name: "Agent" }).click();
   script(steps);
   const box = page.getByRole("textbox", { name: "Message" });
   await box.fill(`run ${steps} steps`);
@@ -70,6 +71,7 @@ async function request(page: Page, steps: number): Promise<number> {
 }
 
 async function actionAlone(page: Page): Promise<number> {
+  await page.getByRole("tab", { name: "Action" }).click();
   const editor = page.getByRole("textbox", { name: "Action" });
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
