@@ -1,7 +1,8 @@
 /**
  * One approval at a time (the rest queue behind it), as a modal dialog: capability, category, the
- * server's description of the call, the agent's own words labelled as such, and the arguments with
- * invisible characters made visible and images shown as thumbnails. Long values scroll; nothing is cut.
+ * arguments first (invisible characters made visible, images shown as thumbnails), then the server's
+ * description of the call, the agent's own words labelled as such, and what "allow for session"
+ * covers when the capability is scoped. Long values scroll; nothing is cut.
  * Focus starts on Deny (a stray Enter never allows anything), Tab stays inside the dialog, Escape
  * answers Deny, and focus returns to where it was when the dialog closes.
  */
@@ -74,17 +75,6 @@ export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogPro
         Category: <strong className={`category category-${approval.category}`}>{approval.category}</strong>
         {queued > 0 ? <span className="queued"> ({queued} more waiting)</span> : null}
       </p>
-      <p className="server-message">
-        <Revealed text={approval.message} />
-      </p>
-      {approval.agent_message !== undefined ? (
-        <figure className="agent-message">
-          <figcaption>The agent's own words:</figcaption>
-          <blockquote>
-            <Revealed text={approval.agent_message} />
-          </blockquote>
-        </figure>
-      ) : null}
       <h3>Arguments</h3>
       <pre className="args">
         <Revealed text={text} />
@@ -107,6 +97,22 @@ export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogPro
             </li>
           ))}
         </ul>
+      ) : null}
+      <p className="server-message">
+        <Revealed text={approval.message} />
+      </p>
+      {approval.agent_message !== undefined ? (
+        <figure className="agent-message">
+          <figcaption>The agent's own words (its reason, not checked by anyone):</figcaption>
+          <blockquote>
+            <Revealed text={approval.agent_message} />
+          </blockquote>
+        </figure>
+      ) : null}
+      {approval.scope !== undefined ? (
+        <p className="scope">
+          Allow for session covers <code>{approval.scope}</code> only; anywhere else asks again.
+        </p>
       ) : null}
       <div className="buttons">
         <button type="button" onClick={() => answer("allow")}>
