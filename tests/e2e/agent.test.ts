@@ -141,8 +141,12 @@ describe("the agent in the panel", () => {
   it("says which variables to set when no provider is configured, and the Action editor still works", async () => {
     await using app = await openApp();
     const { page } = app;
+    // With no provider the panel opens on the Action tab; the Agent tab says what to set.
+    await page.getByRole("textbox", { name: "Action" }).waitFor();
+    await page.getByRole("tab", { name: "Agent" }).click();
     await page.getByText("OPENAI_BASE_URL").first().waitFor();
     expect(await page.getByRole("textbox", { name: "Message" }).count()).toBe(0);
+    await page.getByRole("tab", { name: "Action" }).click();
     await page.getByRole("textbox", { name: "Action" }).waitFor();
   });
 });

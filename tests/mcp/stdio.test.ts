@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../server-bridge/store/db.ts";
+import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import { Observation } from "../../shared/protocol/worker.ts";
 import { stdioClient, TIMEOUT, WORKFLOWS } from "./support.ts";
 
@@ -88,7 +89,7 @@ describe("MCP over stdio (auto mode)", () => {
     );
     const list = workflows.exports.find((e: { name: string }) => e.name === "list_workflows");
     expect(list.output_schema).toMatchObject({ type: "object", required: ["workflows", "count"] });
-    expect(doc.modules).toHaveLength(9);
+    expect(doc.modules).toHaveLength(MODULE_NAMES.length);
   });
 
   it("a truncated observation still matches execute_code's outputSchema", async () => {
