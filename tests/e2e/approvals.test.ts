@@ -19,7 +19,7 @@ describe("approvals in the agent panel", () => {
     await ask.waitFor();
     expect(await ask.textContent()).toContain("create_workflow");
     expect(await ask.textContent()).toContain("write");
-    expect(await ask.getByText("The agent's own words:").isVisible()).toBe(true);
+    expect(await ask.getByText("The agent's own words").isVisible()).toBe(true);
     // Held past the server's hold time (300 ms): the page re-sends and the call still completes.
     await page.waitForTimeout(900);
     await ask.getByRole("button", { name: "Allow once" }).click();
