@@ -90,7 +90,7 @@ function formOf(code: string): Form {
     }
     return {
       ok: false,
-      code: "capability_failed",
+      code: "action_failed",
       message: `data.code is an expression, not a function: write it as a function of input, e.g. (input) => ${code.trim().slice(0, 80)}.`,
     };
   }
@@ -99,14 +99,14 @@ function formOf(code: string): Form {
     program = parse(code, { ...PARSE, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true });
   } catch (err) {
     const why = err instanceof SyntaxError ? err.message : "it does not parse";
-    return { ok: false, code: "capability_failed", message: `data.code has a syntax error: ${why}. ${SHAPE}.` };
+    return { ok: false, code: "action_failed", message: `data.code has a syntax error: ${why}. ${SHAPE}.` };
   }
   for (const statement of program.body) {
     if (statement.type === "ImportDeclaration") return refusal(String(statement.source.value));
     if (statement.type.startsWith("Export")) {
       return {
         ok: false,
-        code: "capability_failed",
+        code: "action_failed",
         message: `data.code cannot export anything: return the output instead. ${SHAPE}.`,
       };
     }

@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   "import_refused",
   "result_too_large",
   "unauthorized",
+  "action_failed",
 ] as const;
 
 export const ErrorCode = z.enum(ERROR_CODES);

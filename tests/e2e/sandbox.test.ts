@@ -146,7 +146,7 @@ export default lists.length;`,
     const { page } = app;
     await runAction(page, 'console.log("one");\nconsole.warn("two");\nconst x = null;\nx.boom();');
     const text = await finished(page);
-    expect(text).toMatch(/line 4/);
+    expect(text).toMatch(/action_failed at line 4, column \d+/);
     expect(text).toContain("one");
     expect(await result(page).getByRole("alert").count()).toBe(1);
   });

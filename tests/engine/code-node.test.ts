@@ -95,7 +95,7 @@ describe("the code node", () => {
     expect(memory.error).toMatchObject({ code: "memory_limit", node_id: "code" });
 
     const thrown = await runGraph(call, codeGraph("(input) => {\n  throw new Error('bad ' + input);\n}", 7));
-    expect(thrown.error).toMatchObject({ code: "capability_failed", node_id: "code" });
+    expect(thrown.error).toMatchObject({ code: "action_failed", node_id: "code" });
     expect(thrown.error?.message).toMatch(/bad 7.*\(line 2 of the code\)/);
 
     expect((await runGraph(call, codeGraph("(input) => input + 1", 1))).outputs).toEqual({ out: 2 });
@@ -135,12 +135,12 @@ describe("the code node", () => {
     ];
     for (const [code, why] of cases) {
       const job = await runGraph(call, codeGraph(code, { n: 1 }));
-      expect(job.error, code).toMatchObject({ code: "capability_failed", node_id: "code" });
+      expect(job.error, code).toMatchObject({ code: "action_failed", node_id: "code" });
       expect(job.error?.message, code).toMatch(why);
     }
     // A closing brace in a body cannot end the wrapper's function either.
     const body = await runGraph(call, codeGraph("return 1; }; export const x = 2; {", null));
-    expect(body.error).toMatchObject({ code: "capability_failed" });
+    expect(body.error).toMatchObject({ code: "action_failed" });
   });
 
   it("stops a running code node at once when its job is cancelled", async () => {

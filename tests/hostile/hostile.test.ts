@@ -221,18 +221,18 @@ describe("values across the boundary", () => {
 
   it.each([
     ["huge", `"x".repeat(2 * 1024 * 1024)`, "result_too_large"],
-    ["cyclic", `(() => { const a = {}; a.self = a; return a; })()`, "capability_failed"],
-    ["BigInt", `10n`, "capability_failed"],
-    ["Symbol", `Symbol("s")`, "capability_failed"],
-    ["function", `() => 1`, "capability_failed"],
-    ["throwing getter", `({ get x() { throw new Error("boom"); } })`, "capability_failed"],
-    ["toJSON loop", `(() => { const o = { toJSON() { return o; } }; return o; })()`, "capability_failed"],
-    ["toJSON chain", `(() => { const mk = () => ({ toJSON: mk }); return mk(); })()`, "capability_failed"],
+    ["cyclic", `(() => { const a = {}; a.self = a; return a; })()`, "action_failed"],
+    ["BigInt", `10n`, "action_failed"],
+    ["Symbol", `Symbol("s")`, "action_failed"],
+    ["function", `() => 1`, "action_failed"],
+    ["throwing getter", `({ get x() { throw new Error("boom"); } })`, "action_failed"],
+    ["toJSON loop", `(() => { const o = { toJSON() { return o; } }; return o; })()`, "action_failed"],
+    ["toJSON chain", `(() => { const mk = () => ({ toJSON: mk }); return mk(); })()`, "action_failed"],
   ])("a %s result is refused with a typed error", async (_label, expr, code) => {
     const o = await act(`export default ${expr};`);
     expect(o.ok).toBe(false);
     expect(o.error?.code).toBe(code);
-    if (code === "capability_failed") expect(o.error?.message).toMatch(/^The result cannot be returned: result/);
+    if (code === "action_failed") expect(o.error?.message).toMatch(/^The result cannot be returned: result/);
     await expectServesNext();
   });
 });

@@ -43,13 +43,36 @@ describe("the action contract", () => {
   it("reports a thrown error with its line and column", async () => {
     const { observation } = await sandbox.run(`const a = 1;\nnull.x;`);
     expect(observation.ok).toBe(false);
-    expect(observation.error).toMatchObject({ code: "capability_failed", line: 2 });
+    expect(observation.error).toMatchObject({ code: "action_failed", line: 2 });
     expect(observation.error?.message).toMatch(/^The action threw TypeError/);
+  });
+
+  it("an uncaught throw is the action's own failure: action_failed with its message, line and column", async () => {
+    const { observation } = await sandbox.run(`const a = 1;\n  throw new RangeError("no such page " + a);`);
+    expect(observation.error).toEqual({
+      code: "action_failed",
+      message: "The action threw RangeError: no such page 1",
+      // Where QuickJS made the error: the call that constructed it.
+      line: 2,
+      column: 23,
+    });
+  });
+
+  it("an uncaught CapabilityError keeps its call's code; a plain one thrown by the action is action_failed", async () => {
+    const called = await sandbox.run(`${WF} await workflows.get("missing"); export default 1;`);
+    expect(called.observation.error?.code).toBe("capability_failed");
+    const own = await sandbox.run(`throw new CapabilityError({ message: "mine" });`);
+    expect(own.observation.error?.code).toBe("capability_failed");
+    const plain = await sandbox.run(`throw "a string";`);
+    expect(plain.observation.error).toMatchObject({
+      code: "action_failed",
+      message: "The action threw Error: a string",
+    });
   });
 
   it("reports a syntax error with its position, before running anything", async () => {
     const { observation } = await sandbox.run(`const a = ;`);
-    expect(observation.error).toMatchObject({ line: 1, column: 11 });
+    expect(observation.error).toMatchObject({ code: "action_failed", line: 1, column: 11 });
     expect(observation.error?.message).toMatch(/SyntaxError/);
   });
 
@@ -185,7 +208,7 @@ describe("guest helpers", () => {
     expect(observation.result).toEqual({
       peak: 8,
       out: [2, 4, "permission_denied", 8, 10, 12, 14, 16, 18, 20],
-      stopped: ["capability_failed", "cancelled", "cancelled"],
+      stopped: ["action_failed", "cancelled", "cancelled"],
       bad: [],
     });
   });

@@ -1,16 +1,17 @@
 // batch(items, fn, {concurrency, stopOnError}): runs fn over items with bounded concurrency and never
 // throws. Each item settles as {ok, index, item, value} or {ok: false, index, item, error: {code,
 // message}}, in input order. Concurrency defaults to 4, clamped to 1..8. With stopOnError, items not
-// yet started when one fails settle as cancelled.
+// yet started when one fails settle as cancelled. An item whose fn threw something without a code
+// (the action's own error, not a capability's) settles as action_failed.
 
 function errorOf(err) {
   if (err && typeof err === "object") {
-    const out = { code: typeof err.code === "string" ? err.code : "capability_failed", message: String(err.message) };
+    const out = { code: typeof err.code === "string" ? err.code : "action_failed", message: String(err.message) };
     if (typeof err.capability === "string") out.capability = err.capability;
     if (Array.isArray(err.issues)) out.issues = err.issues;
     return out;
   }
-  return { code: "capability_failed", message: String(err) };
+  return { code: "action_failed", message: String(err) };
 }
 
 export async function batch(items, fn, options) {

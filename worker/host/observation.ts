@@ -9,11 +9,10 @@ import type { Observation } from "../../shared/protocol/worker.ts";
 import type { CallRecordOut } from "./bridge.ts";
 
 /**
- * The code of an action that failed by itself: it threw, or its result cannot cross the boundary.
- * The code table (shared/protocol/errors.ts) has no dedicated code for that; `capability_failed` is
- * the closest ("the thing you ran failed"), and the message always starts with what the action threw.
+ * The code of an action that failed by itself: it did not parse, it threw, or its result cannot cross
+ * the boundary. Never `capability_failed`, which is a capability implementation's own failure.
  */
-export const ACTION_FAILED: ErrorCode = "capability_failed";
+export const ACTION_FAILED = "action_failed" as const satisfies ErrorCode;
 
 export const LOG_MARKER = "[log output truncated: the action logged more than the limit]";
 const MAX_ERROR_MESSAGE = 4000;
