@@ -65,7 +65,7 @@ function facade(specifier: string, namespace: string, entries: readonly { wire: 
   // `bind` (worker/guest/bridge.js) makes each export: this source is compiled on every action that
   // imports the module, so it stays a few tokens per export.
   const lines = [
-    `import { bind, guard } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `import { bind, freeze, guard } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
     `const M = ${JSON.stringify(specifier)};`,
   ];
   for (const { wire } of entries) {
@@ -76,7 +76,7 @@ function facade(specifier: string, namespace: string, entries: readonly { wire: 
   const shadowed = entries.some((e) => e.wire === namespace);
   const local = shadowed ? "__namespace" : namespace;
   lines.push(
-    `${shadowed ? "" : "export "}const ${local} = guard(M, Object.freeze({ ${members} }));`,
+    `${shadowed ? "" : "export "}const ${local} = guard(M, freeze({ ${members} }));`,
     `export default ${local};`,
   );
   return lines.join("\n");
@@ -113,9 +113,9 @@ const shimCache = new Map<string, string>();
 /**
  * The `nodetool` global's value: a shim over the same bridge calls as the facades, for mounted
  * namespaces only (`nodetool.workflows.list(...)` is `workflows.list(...)`). Setup evaluates this module
- * the first time an action reads `nodetool` (never on a start that does not), and each namespace object
- * is built when first touched, from a method table kept as one string literal (cheap to compile). The
- * source depends only on the mount set and is generated once per set.
+ * the first time an action reads `nodetool` (never on a start that does not); the bridge's `shim`
+ * builds each namespace object when first touched, from a method table kept as one string literal
+ * (cheap to compile). The source depends only on the mount set and is generated once per set.
  */
 export function nodetoolShimSource(mounted: readonly string[]): string {
   const key = mounted.join("\n");
@@ -127,24 +127,8 @@ export function nodetoolShimSource(mounted: readonly string[]): string {
     if (module) table[name] = [moduleSpecifier(name), module.specs.map((s) => [s.method, s.name])];
   }
   source = [
-    `import { bind, guard, parseJson } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
-    `const TABLE = ${JSON.stringify(JSON.stringify(table))};`,
-    "let table;",
-    "const shim = {};",
-    `for (const name of ${JSON.stringify(Object.keys(table))}) {`,
-    "  let built;",
-    "  Object.defineProperty(shim, name, { enumerable: true, get() {",
-    "    if (!built) {",
-    "      table ??= parseJson(TABLE);",
-    "      const [specifier, methods] = table[name];",
-    "      built = {};",
-    "      for (const [method, wire] of methods) built[method] = bind(specifier, wire);",
-    "      built = guard(specifier, Object.freeze(built));",
-    "    }",
-    "    return built;",
-    "  } });",
-    "}",
-    "export default Object.freeze(shim);",
+    `import { shim } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `export default shim(${JSON.stringify(JSON.stringify(table))});`,
   ].join("\n");
   if (shimCache.size > 64) shimCache.clear();
   shimCache.set(key, source);

@@ -64,6 +64,17 @@ describe("time", () => {
     await expectServesNext();
   });
 
+  it("a loop stopped by the interrupt while a call is still pending ends in timeout, not as the action's error", async () => {
+    const slow: CallRouter = (calls) =>
+      calls.map(() => new Promise<InvokeResult>((resolve) => setTimeout(() => resolve({ ok: true, value: 1 }), 2000)));
+    const o = await act(`${WF} const pending = workflows.list(); await null; for (;;) {}`, {
+      router: slow,
+      limits: { timeout_ms: 300 },
+    });
+    expect(o.error?.code).toBe("timeout");
+    await expectServesNext();
+  });
+
   it("a promise-job flood times out", async () => {
     const o = await act(
       `function f() { Promise.resolve().then(f); } f(); export default await new Promise(() => {});`,

@@ -1,23 +1,35 @@
 // The private bridge: the only path from a facade to the host. The loader lets generated facades and
-// the sandbox's own modules import it; an action that names it is refused. It captures the host's call
-// function at evaluation (it runs as part of the setup module, before setup deletes the global the
-// host put it on). The value encoder loads on the first call: an action that makes none never pays.
+// the sandbox's own modules import it; an action that names it is refused. It captures the host's
+// functions at evaluation (it runs as part of the setup module, before setup deletes the global the
+// host put them on). The value encoder loads on first use, synchronously through the host's `load`
+// (no promise an action could get in the way of): an action that makes no call never pays for it.
 import { CapabilityError } from "nodetool:errors";
+import {
+  defineField,
+  Global,
+  JSONParse,
+  ObjectDefineProperty,
+  ObjectFreeze,
+  ObjectKeys,
+  ProxyCtor,
+  ReflectGet,
+} from "nodetool:intrinsics";
 
-const hostCall = globalThis.__nodetool_host.call;
-const hostMissing = globalThis.__nodetool_host.missing;
-// Taken before the action runs: an action that replaces `JSON.parse` does not break its own calls.
-export const parseJson = JSON.parse;
+const hostCall = Global.__nodetool_host.call;
+const hostLoad = Global.__nodetool_host.load;
+const hostMissing = Global.__nodetool_host.missing;
+/** JSON.parse as it was before the action ran (helpers and facades parse host answers with it). */
+export const parseJson = JSONParse;
 let values;
 
-/** The value encoder (nodetool:values), imported once, on first use. */
+/** The value encoder (nodetool:values), evaluated once, on first use. */
 export function loadValues() {
-  values ??= import("nodetool:values");
+  values ??= hostLoad("values");
   return values;
 }
 
 export async function call(module, name, args) {
-  const { fromWire, toWireJson } = await loadValues();
+  const { fromWire, toWireJson } = loadValues();
   let payload;
   try {
     payload = toWireJson(args, "args");
@@ -25,7 +37,7 @@ export async function call(module, name, args) {
     throw new CapabilityError({ code: "invalid_call", message: `${name}: ${err.message}`, capability: name });
   }
   const text = await hostCall(module, name, payload);
-  const answer = parseJson(text);
+  const answer = JSONParse(text);
   if (answer.ok) return fromWire(answer.value);
   throw new CapabilityError(answer.error);
 }
@@ -37,17 +49,48 @@ export function bind(module, wire) {
   return { [wire]: async (...args) => call(module, wire, args) }[wire];
 }
 
+/** Facades freeze their namespace objects with this (the action may have replaced Object.freeze). */
+export const freeze = ObjectFreeze;
+
 // A namespace object (a facade's, or the `nodetool` shim's): reading a method it lacks throws
 // CapabilityError unknown_export naming the module, the name and the closest methods, instead of
 // answering undefined (whose call would be a bare TypeError). `then`, `toJSON` and symbols stay
 // undefined, so `await ns` and JSON.stringify(ns) behave as on a plain object; `in` is unchanged.
 export function guard(module, namespace) {
-  return new Proxy(namespace, {
+  return new ProxyCtor(namespace, {
     get(target, key, receiver) {
       if (typeof key === "symbol" || key in target || key === "then" || key === "toJSON") {
-        return Reflect.get(target, key, receiver);
+        return ReflectGet(target, key, receiver);
       }
-      throw new CapabilityError(parseJson(hostMissing(module, key)));
+      throw new CapabilityError(JSONParse(hostMissing(module, key)));
     },
   });
+}
+
+/**
+ * The `nodetool` global's value (shared/sandbox/facade.ts generates the table): one getter per
+ * mounted namespace, each building its frozen object of methods when first touched.
+ */
+export function shim(tableText) {
+  const table = JSONParse(tableText);
+  const out = {};
+  const names = ObjectKeys(table);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    let built;
+    ObjectDefineProperty(out, name, {
+      enumerable: true,
+      get() {
+        if (!built) {
+          const entry = table[name];
+          const methods = entry[1];
+          built = {};
+          for (let j = 0; j < methods.length; j++) defineField(built, methods[j][0], bind(entry[0], methods[j][1]));
+          built = guard(entry[0], ObjectFreeze(built));
+        }
+        return built;
+      },
+    });
+  }
+  return ObjectFreeze(out);
 }

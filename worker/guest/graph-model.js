@@ -2,12 +2,38 @@
 // synchronous mutators that queue `ui_*` operations; commit() replays them in order through the `ui`
 // facade (so every one passes the gate), maps pending edge ids to the real ones, and answers
 // {ok, applied, nodes, edges}. On a failure it names the failing operation and keeps it and the rest
-// queued, so the action can fix things and commit again.
+// queued, so the action can fix things and commit again. Builtins come from intrinsics.js, and copies
+// are made by the value encoder (no JSON text, no toJSON the action may have planted).
+
+import {
+  ArrayIsArray,
+  ArrayPrototypeJoin,
+  ArrayPrototypeShift,
+  append,
+  defineField,
+  ErrorCtor,
+  MapCtor,
+  MapPrototypeDelete,
+  MapPrototypeForEach,
+  MapPrototypeGet,
+  MapPrototypeHas,
+  MapPrototypeSet,
+  mapKeys,
+  mapValues,
+  NumberCtor,
+  StringCtor,
+} from "nodetool:intrinsics";
+
+import { clone as copy } from "nodetool:values";
 
 const UI = "@nodetool-ai/sandbox-nodetool/ui";
 
-function copy(value) {
-  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+/** A Map of copies of `list`'s items by their id (no iterator, no Array.prototype.map). */
+function byId(list) {
+  const out = new MapCtor();
+  if (!ArrayIsArray(list)) return out;
+  for (let i = 0; i < list.length; i++) MapPrototypeSet(out, list[i].id, copy(list[i]));
+  return out;
 }
 
 class NodeHandle {
@@ -25,20 +51,20 @@ class NodeHandle {
   }
   set(data) {
     this.#mirror._queue("updateNodeData", { node_id: this.#id, data: copy(data) }, (g) => {
-      const node = g.nodes.get(this.#id);
+      const node = MapPrototypeGet(g.nodes, this.#id);
       node.data = { ...node.data, ...copy(data) };
     });
     return this;
   }
   setTitle(title) {
-    this.#mirror._queue("setNodeTitle", { node_id: this.#id, title: String(title) }, (g) => {
-      g.nodes.get(this.#id).title = String(title);
+    this.#mirror._queue("setNodeTitle", { node_id: this.#id, title: StringCtor(title) }, (g) => {
+      MapPrototypeGet(g.nodes, this.#id).title = StringCtor(title);
     });
     return this;
   }
   moveTo(x, y) {
-    this.#mirror._queue("moveNode", { node_id: this.#id, x: Number(x), y: Number(y) }, (g) => {
-      g.nodes.get(this.#id).position = { x: Number(x), y: Number(y) };
+    this.#mirror._queue("moveNode", { node_id: this.#id, x: NumberCtor(x), y: NumberCtor(y) }, (g) => {
+      MapPrototypeGet(g.nodes, this.#id).position = { x: NumberCtor(x), y: NumberCtor(y) };
     });
     return this;
   }
@@ -52,9 +78,9 @@ class WorkflowMirror {
   #workflowId;
   #ops = [];
   #pendingEdges = 0;
-  #edgeIds = new Map();
-  nodes = new Map();
-  edges = new Map();
+  #edgeIds = new MapCtor();
+  nodes = new MapCtor();
+  edges = new MapCtor();
 
   constructor(ui, workflowId, graph) {
     this.#ui = ui;
@@ -63,15 +89,15 @@ class WorkflowMirror {
   }
 
   #load(graph) {
-    this.nodes = new Map((graph.nodes ?? []).map((n) => [n.id, copy(n)]));
-    this.edges = new Map((graph.edges ?? []).map((e) => [e.id, copy(e)]));
+    this.nodes = byId(graph.nodes);
+    this.edges = byId(graph.edges);
   }
 
   _node(id) {
-    const node = this.nodes.get(id);
+    const node = MapPrototypeGet(this.nodes, id);
     if (!node)
-      throw new Error(
-        `openWorkflow: there is no node "${id}" (nodes: ${[...this.nodes.keys()].join(", ") || "none"}).`,
+      throw new ErrorCtor(
+        `openWorkflow: there is no node "${id}" (nodes: ${ArrayPrototypeJoin(mapKeys(this.nodes), ", ") || "none"}).`,
       );
     return node;
   }
@@ -79,15 +105,15 @@ class WorkflowMirror {
   _queue(method, args, applyLocally) {
     applyLocally(this);
     const full = this.#workflowId === undefined ? args : { workflow_id: this.#workflowId, ...args };
-    this.#ops.push({ method, args: full });
+    append(this.#ops, { method, args: full });
   }
 
   addNode(id, type, data, position) {
-    if (this.nodes.has(id)) throw new Error(`openWorkflow: a node "${id}" already exists.`);
-    const args = { node_id: String(id), node_type: String(type), data: copy(data ?? {}) };
-    if (position) args.position = { x: Number(position.x), y: Number(position.y) };
+    if (MapPrototypeHas(this.nodes, id)) throw new ErrorCtor(`openWorkflow: a node "${id}" already exists.`);
+    const args = { node_id: StringCtor(id), node_type: StringCtor(type), data: copy(data ?? {}) };
+    if (position) defineField(args, "position", { x: NumberCtor(position.x), y: NumberCtor(position.y) });
     this._queue("addNode", args, (g) => {
-      g.nodes.set(args.node_id, {
+      MapPrototypeSet(g.nodes, args.node_id, {
         id: args.node_id,
         type: args.node_type,
         data: args.data,
@@ -102,13 +128,13 @@ class WorkflowMirror {
     this._node(target);
     const pendingId = `pending_edge_${++this.#pendingEdges}`;
     const args = {
-      source: String(source),
-      source_handle: String(sourceHandle),
-      target: String(target),
-      target_handle: String(targetHandle),
+      source: StringCtor(source),
+      source_handle: StringCtor(sourceHandle),
+      target: StringCtor(target),
+      target_handle: StringCtor(targetHandle),
     };
     this._queue("connect", args, (g) => {
-      g.edges.set(pendingId, {
+      MapPrototypeSet(g.edges, pendingId, {
         id: pendingId,
         source: args.source,
         sourceHandle: args.source_handle,
@@ -122,16 +148,18 @@ class WorkflowMirror {
 
   removeNode(id) {
     this._node(id);
-    this._queue("deleteNode", { node_id: String(id) }, (g) => {
-      g.nodes.delete(id);
-      for (const [edgeId, edge] of g.edges) if (edge.source === id || edge.target === id) g.edges.delete(edgeId);
+    this._queue("deleteNode", { node_id: StringCtor(id) }, (g) => {
+      MapPrototypeDelete(g.nodes, id);
+      MapPrototypeForEach(g.edges, (edge, edgeId) => {
+        if (edge.source === id || edge.target === id) MapPrototypeDelete(g.edges, edgeId);
+      });
     });
   }
 
   removeEdge(id) {
-    if (!this.edges.has(id)) throw new Error(`openWorkflow: there is no edge "${id}".`);
-    this._queue("deleteEdge", { edge_id: String(id) }, (g) => {
-      g.edges.delete(id);
+    if (!MapPrototypeHas(this.edges, id)) throw new ErrorCtor(`openWorkflow: there is no edge "${id}".`);
+    this._queue("deleteEdge", { edge_id: StringCtor(id) }, (g) => {
+      MapPrototypeDelete(g.edges, id);
     });
   }
 
@@ -142,7 +170,11 @@ class WorkflowMirror {
 
   /** The queued operations, in the order commit() will replay them. */
   pending() {
-    return this.#ops.map((op) => ({ operation: op.method, args: copy(op.args) }));
+    const out = [];
+    for (let i = 0; i < this.#ops.length; i++) {
+      append(out, { operation: this.#ops[i].method, args: copy(this.#ops[i].args) });
+    }
+    return out;
   }
 
   async commit() {
@@ -150,12 +182,12 @@ class WorkflowMirror {
     while (this.#ops.length > 0) {
       const op = this.#ops[0];
       const args = copy(op.args);
-      if (typeof args.edge_id === "string" && this.#edgeIds.has(args.edge_id))
-        args.edge_id = this.#edgeIds.get(args.edge_id);
+      if (typeof args.edge_id === "string" && MapPrototypeHas(this.#edgeIds, args.edge_id))
+        args.edge_id = MapPrototypeGet(this.#edgeIds, args.edge_id);
       try {
         const result = await this.#ui[op.method](args);
         if (op.pendingEdgeId && result && typeof result.edge_id === "string")
-          this.#edgeIds.set(op.pendingEdgeId, result.edge_id);
+          MapPrototypeSet(this.#edgeIds, op.pendingEdgeId, result.edge_id);
       } catch (error) {
         return {
           ok: false,
@@ -163,17 +195,17 @@ class WorkflowMirror {
           failed: {
             operation: op.method,
             args,
-            error: { code: error?.code ?? "capability_failed", message: String(error?.message ?? error) },
+            error: { code: error?.code ?? "capability_failed", message: StringCtor(error?.message ?? error) },
           },
           pending: this.pending(),
         };
       }
-      this.#ops.shift();
+      ArrayPrototypeShift(this.#ops);
       applied++;
     }
     const graph = await this.#ui.getGraph(this.#workflowId === undefined ? {} : { workflow_id: this.#workflowId });
     this.#load(graph);
-    return { ok: true, applied, nodes: [...this.nodes.values()], edges: [...this.edges.values()] };
+    return { ok: true, applied, nodes: mapValues(this.nodes), edges: mapValues(this.edges) };
   }
 }
 
@@ -182,9 +214,9 @@ export async function openWorkflow(id) {
   try {
     ({ ui } = await import(UI));
   } catch {
-    throw new Error("openWorkflow needs the ui module, which is not mounted for this session.");
+    throw new ErrorCtor("openWorkflow needs the ui module, which is not mounted for this session.");
   }
-  const workflowId = id === undefined || id === null ? undefined : String(id);
+  const workflowId = id === undefined || id === null ? undefined : StringCtor(id);
   const graph = await ui.getGraph(workflowId === undefined ? {} : { workflow_id: workflowId });
   return new WorkflowMirror(ui, workflowId, graph);
 }

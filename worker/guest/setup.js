@@ -2,16 +2,34 @@
 // them), installs console capture and the guest helpers, and exports the two functions the host calls
 // at the end: serialise the result (inside the VM, so its size is measured here, under the deadline)
 // and describe an uncaught error (name, message, position; never more).
-// This module is compiled again on every action start: that is the sandbox's warm start. The loader
-// serves it as one module with errors.js and bridge.js (guest-sources.ts), and everything an action
-// may not need loads on first use: the value encoder and batch (dynamic imports); console formatting,
-// capabilities() and searchTools(), and the `nodetool` global, which are synchronous, through the
-// host's `load`, which evaluates one of the sandbox's modules at once and returns its namespace.
+// This module is compiled again for every action's runtime (prepared while the worker is idle). The
+// loader serves it as one module with intrinsics.js, errors.js and bridge.js (guest-sources.ts), and
+// everything an action may not need loads on first use: batch and openWorkflow (dynamic imports); the
+// value encoder, console formatting, capabilities() and searchTools(), and the `nodetool` global,
+// which are synchronous, through the host's `load`, which evaluates one of the sandbox's modules at
+// once and returns its namespace.
+// Every builtin used here is one captured before the action runs (intrinsics.js), and what the host
+// reads back from `serialise` and `describe` is always a primitive made inside the VM (a string, or
+// the size of a result too large to return): the host never touches a guest object itself.
 import { loadValues } from "nodetool:bridge";
 import { CapabilityError } from "nodetool:errors";
+import {
+  defineField,
+  ErrorCtor,
+  Global,
+  isInstanceOf,
+  JSONStringify,
+  NumberCtor,
+  ObjectCreate,
+  ObjectDefineProperties,
+  ObjectDefineProperty,
+  ObjectFreeze,
+  RegExpPrototypeExec,
+  StringCtor,
+} from "nodetool:intrinsics";
 
-const host = globalThis.__nodetool_host;
-delete globalThis.__nodetool_host;
+const host = Global.__nodetool_host;
+delete Global.__nodetool_host;
 
 let helpers;
 function helper(name) {
@@ -22,7 +40,7 @@ function helper(name) {
         helpers.setCatalogSource(host.catalog);
         helpers.setTypesSource(host.types);
       }
-      return helpers[name](...args);
+      return helpers[name](args[0], args[1]);
     },
   }[name];
 }
@@ -36,9 +54,9 @@ function logger(level) {
 }
 
 const hidden = (value) => ({ value, writable: true, configurable: true, enumerable: false });
-Object.defineProperties(globalThis, {
+ObjectDefineProperties(Global, {
   console: hidden(
-    Object.freeze({
+    ObjectFreeze({
       log: logger("log"),
       info: logger("info"),
       warn: logger("warn"),
@@ -46,8 +64,8 @@ Object.defineProperties(globalThis, {
       debug: logger("debug"),
     }),
   ),
-  batch: hidden(async (...args) => (await import("nodetool:batch")).batch(...args)),
-  openWorkflow: hidden(async (...args) => (await import("nodetool:graph-model")).openWorkflow(...args)),
+  batch: hidden(async (items, fn, options) => (await import("nodetool:batch")).batch(items, fn, options)),
+  openWorkflow: hidden(async (id) => (await import("nodetool:graph-model")).openWorkflow(id)),
   capabilities: hidden(helper("capabilities")),
   searchTools: hidden(helper("searchTools")),
   describe: hidden(helper("describe")),
@@ -55,52 +73,56 @@ Object.defineProperties(globalThis, {
 });
 
 // Read once, then an ordinary data property like the rest (an assignment replaces it unread).
-Object.defineProperty(globalThis, "nodetool", {
+ObjectDefineProperty(Global, "nodetool", {
   configurable: true,
   enumerable: false,
   get() {
     const shim = host.load("shim").default;
-    Object.defineProperty(globalThis, "nodetool", hidden(shim));
+    ObjectDefineProperty(Global, "nodetool", hidden(shim));
     return shim;
   },
   set(value) {
-    Object.defineProperty(globalThis, "nodetool", hidden(value));
+    ObjectDefineProperty(Global, "nodetool", hidden(value));
   },
 });
 
+/** The result's JSON text, or its length when that is over `max` (a number, never an object). */
 function measured(text, max) {
-  return text.length > max ? { tooLarge: text.length } : text;
+  return text.length > max ? text.length : text;
 }
 
-// Plain scalars need no encoder; anything else loads it (the host drains the jobs that takes).
+// Plain scalars need no encoder; anything else loads it. Synchronous: the host reads the answer at once.
 export function serialise(namespace, max) {
   const value = namespace.default;
   const type = typeof value;
   if (value === undefined || value === null || type === "string" || type === "number" || type === "boolean") {
-    return measured(JSON.stringify(value ?? null), max);
+    return measured(JSONStringify(value ?? null), max);
   }
-  return loadValues().then(({ toWireJson }) => measured(toWireJson(value, "result"), max));
+  return measured(loadValues().toWireJson(value, "result"), max);
 }
 
 const POSITION = /action\.js:(\d+):(\d+)/;
 
+// A null-prototype object: JSON.stringify finds no toJSON the action may have put on Object.prototype.
 export function describe(error) {
-  const out = { name: "Error", message: "" };
+  const out = ObjectCreate(null);
+  defineField(out, "name", "Error");
+  defineField(out, "message", "");
   try {
-    if (error instanceof Error || (error && typeof error === "object")) {
-      out.name = String(error.name ?? "Error");
-      out.message = String(error.message ?? "");
-      if (typeof error.code === "string") out.code = error.code;
-      const at = POSITION.exec(String(error.stack ?? ""));
+    if (isInstanceOf(error, ErrorCtor) || (error && typeof error === "object")) {
+      defineField(out, "name", StringCtor(error.name ?? "Error"));
+      defineField(out, "message", StringCtor(error.message ?? ""));
+      if (typeof error.code === "string") defineField(out, "code", error.code);
+      const at = RegExpPrototypeExec(POSITION, StringCtor(error.stack ?? ""));
       if (at) {
-        out.line = Number(at[1]);
-        out.column = Number(at[2]);
+        defineField(out, "line", NumberCtor(at[1]));
+        defineField(out, "column", NumberCtor(at[2]));
       }
     } else {
-      out.message = String(error);
+      defineField(out, "message", StringCtor(error));
     }
   } catch {
-    out.message = "(the thrown value could not be described)";
+    defineField(out, "message", "(the thrown value could not be described)");
   }
-  return JSON.stringify(out);
+  return JSONStringify(out);
 }

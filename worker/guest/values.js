@@ -1,7 +1,50 @@
 // Guest copy of the boundary encoding (shared/protocol/values.ts), run inside QuickJS. Bytes travel as
 // {"$bytes": base64}, assets as {"$asset": id}, data keys starting with "$" are escaped as "$$key".
 // Functions, symbols, BigInt, cycles and promises are refused with the path where they were found.
-// Every property read happens here, inside the VM, under the action's deadline and memory limit.
+// Every property read happens here, inside the VM, under the action's deadline and memory limit, and
+// every builtin used is one captured before the action ran (intrinsics.js). The encoded tree is made
+// of null-prototype objects and arrays, so JSON.stringify finds no toJSON the action may have put on
+// Object.prototype or Array.prototype: the text is exactly the encoding.
+import {
+  ArrayBufferIsView,
+  ArrayCtor,
+  ArrayIsArray,
+  ArrayPrototypeJoin,
+  append,
+  DatePrototypeToISOString,
+  dateTime,
+  defineField,
+  ErrorCtor,
+  FunctionPrototypeCall,
+  Int16ArrayCtor,
+  isArrayBuffer,
+  isInstanceOf,
+  isUint8Array,
+  JSONParse,
+  JSONStringify,
+  MapCtor,
+  MathFloor,
+  NumberIsFinite,
+  NumberIsNaN,
+  ObjectCreate,
+  ObjectFreeze,
+  ObjectKeys,
+  ObjectSetPrototypeOf,
+  PromiseCtor,
+  SetCtor,
+  SetPrototypeAdd,
+  SetPrototypeDelete,
+  SetPrototypeHas,
+  StringCtor,
+  StringPrototypeCharCodeAt,
+  StringPrototypeSlice,
+  TypedArrayPrototypeFill,
+  TypedArrayPrototypeGetLength,
+  TypeErrorCtor,
+  Uint8ArrayCtor,
+  WeakMapCtor,
+  WeakSetCtor,
+} from "nodetool:intrinsics";
 
 const MAX_DEPTH = 256;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -10,30 +53,31 @@ let LOOKUP;
 
 function lookup() {
   if (!LOOKUP) {
-    LOOKUP = new Int16Array(128).fill(-1);
-    for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
+    LOOKUP = TypedArrayPrototypeFill(new Int16ArrayCtor(128), -1);
+    for (let i = 0; i < ALPHABET.length; i++) LOOKUP[StringPrototypeCharCodeAt(ALPHABET, i)] = i;
   }
   return LOOKUP;
 }
 
 export class AssetRef {
   constructor(id) {
-    this.id = String(id);
-    Object.freeze(this);
+    defineField(this, "id", StringCtor(id));
+    ObjectFreeze(this);
   }
 }
 
-export class ValueError extends TypeError {
+export class ValueError extends TypeErrorCtor {
   constructor(path, what) {
     super(`${path} is ${what}, which cannot cross the sandbox boundary (only JSON, Uint8Array and assets can).`);
-    this.name = "ValueError";
+    defineField(this, "name", "ValueError");
   }
 }
 
 export function bytesToBase64(bytes) {
   const parts = [];
   let chunk = "";
-  for (let i = 0; i < bytes.length; i += 3) {
+  const length = TypedArrayPrototypeGetLength(bytes);
+  for (let i = 0; i < length; i += 3) {
     const a = bytes[i];
     const b = bytes[i + 1];
     const c = bytes[i + 2];
@@ -44,23 +88,28 @@ export function bytesToBase64(bytes) {
       (b === undefined ? "=" : ALPHABET[(n >> 6) & 63]) +
       (c === undefined ? "=" : ALPHABET[n & 63]);
     if (chunk.length >= 8192) {
-      parts.push(chunk);
+      append(parts, chunk);
       chunk = "";
     }
   }
-  parts.push(chunk);
-  return parts.join("");
+  append(parts, chunk);
+  return ArrayPrototypeJoin(parts, "");
 }
+
+const EQUALS = 61;
 
 export function base64ToBytes(text) {
   const table = lookup();
-  const clean = String(text).replace(/=+$/, "");
-  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  const full = StringCtor(text);
+  let end = full.length;
+  while (end > 0 && StringPrototypeCharCodeAt(full, end - 1) === EQUALS) end--;
+  const clean = StringPrototypeSlice(full, 0, end);
+  const out = new Uint8ArrayCtor(MathFloor((clean.length * 3) / 4));
   let bits = 0;
   let acc = 0;
   let o = 0;
   for (let i = 0; i < clean.length; i++) {
-    const code = clean.charCodeAt(i);
+    const code = StringPrototypeCharCodeAt(clean, i);
     const v = code < 128 ? table[code] : -1;
     if (v < 0) throw new ValueError("value", "malformed base64");
     acc = ((acc << 6) | v) & 0xffffff;
@@ -73,17 +122,13 @@ export function base64ToBytes(text) {
   return out;
 }
 
-function define(target, key, value) {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 function encode(value, path, stack, depth) {
   switch (typeof value) {
     case "string":
     case "boolean":
       return value;
     case "number":
-      return Number.isFinite(value) ? value : null;
+      return NumberIsFinite(value) ? value : null;
     case "undefined":
       return null;
     case "bigint":
@@ -95,76 +140,110 @@ function encode(value, path, stack, depth) {
   }
   if (value === null) return null;
   if (depth > MAX_DEPTH) throw new ValueError(path, `nested deeper than ${MAX_DEPTH} levels`);
-  if (value instanceof Uint8Array) return { $bytes: bytesToBase64(value) };
-  if (value instanceof ArrayBuffer) return { $bytes: bytesToBase64(new Uint8Array(value)) };
-  if (value instanceof AssetRef) return { $asset: value.id };
-  if (ArrayBuffer.isView(value))
+  if (isUint8Array(value)) return tagged("$bytes", bytesToBase64(value));
+  if (isArrayBuffer(value)) return tagged("$bytes", bytesToBase64(new Uint8ArrayCtor(value)));
+  if (isInstanceOf(value, AssetRef)) return tagged("$asset", value.id);
+  if (ArrayBufferIsView(value))
     throw new ValueError(path, "a typed array other than Uint8Array (use new Uint8Array(x.buffer))");
-  if (value instanceof Promise) throw new ValueError(path, "a Promise (await it first)");
-  if (value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet) {
+  if (isInstanceOf(value, PromiseCtor)) throw new ValueError(path, "a Promise (await it first)");
+  if (
+    isInstanceOf(value, MapCtor) ||
+    isInstanceOf(value, SetCtor) ||
+    isInstanceOf(value, WeakMapCtor) ||
+    isInstanceOf(value, WeakSetCtor)
+  ) {
     throw new ValueError(path, "a Map or Set (convert it with Object.fromEntries or Array.from)");
   }
-  if (stack.has(value)) throw new ValueError(path, "a cycle (it contains itself)");
-  stack.add(value);
+  if (SetPrototypeHas(stack, value)) throw new ValueError(path, "a cycle (it contains itself)");
+  SetPrototypeAdd(stack, value);
   try {
-    if (Array.isArray(value)) {
-      const out = new Array(value.length);
+    if (ArrayIsArray(value)) {
+      const out = ObjectSetPrototypeOf(new ArrayCtor(value.length), null);
       for (let i = 0; i < value.length; i++) out[i] = encode(value[i], `${path}[${i}]`, stack, depth + 1);
       return out;
     }
-    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-    if (value instanceof Error) return { name: String(value.name), message: String(value.message) };
+    const time = dateTime(value);
+    if (time !== undefined) return NumberIsNaN(time) ? null : DatePrototypeToISOString(value);
+    if (isInstanceOf(value, ErrorCtor))
+      return tagged2("name", StringCtor(value.name), "message", StringCtor(value.message));
     let toJSON;
     try {
       toJSON = value.toJSON;
     } catch (err) {
-      throw new ValueError(`${path}.toJSON`, `a getter that threw (${String(err?.message)})`);
+      throw new ValueError(`${path}.toJSON`, `a getter that threw (${StringCtor(err?.message)})`);
     }
     // As JSON.stringify does; the ancestor stack and the depth bound stop a toJSON that loops.
-    if (typeof toJSON === "function") return encode(toJSON.call(value), `${path}.toJSON()`, stack, depth + 1);
-    const out = {};
-    for (const key of Object.keys(value)) {
+    if (typeof toJSON === "function")
+      return encode(FunctionPrototypeCall(toJSON, value), `${path}.toJSON()`, stack, depth + 1);
+    const out = ObjectCreate(null);
+    const keys = ObjectKeys(value);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
       let item;
       try {
         item = value[key];
       } catch (err) {
-        throw new ValueError(`${path}.${key}`, `a getter that threw (${String(err?.message)})`);
+        throw new ValueError(`${path}.${key}`, `a getter that threw (${StringCtor(err?.message)})`);
       }
       if (item === undefined) continue;
-      define(out, key.startsWith("$") ? `$${key}` : key, encode(item, `${path}.${key}`, stack, depth + 1));
+      defineField(out, key[0] === "$" ? `$${key}` : key, encode(item, `${path}.${key}`, stack, depth + 1));
     }
     return out;
   } finally {
-    stack.delete(value);
+    SetPrototypeDelete(stack, value);
   }
+}
+
+function tagged(key, text) {
+  const out = ObjectCreate(null);
+  defineField(out, key, text);
+  return out;
+}
+
+function tagged2(k1, v1, k2, v2) {
+  const out = tagged(k1, v1);
+  defineField(out, k2, v2);
+  return out;
 }
 
 /** Guest value -> wire JSON text. Throws ValueError naming the path of anything it refuses. */
 export function toWireJson(value, path) {
-  return JSON.stringify(encode(value, path, new Set(), 0));
+  return JSONStringify(encode(value, path, new SetCtor(), 0));
 }
 
 function decode(wire, depth) {
   if (wire === null || typeof wire !== "object") return wire;
   if (depth > MAX_DEPTH) throw new ValueError("value", `nested deeper than ${MAX_DEPTH} levels`);
-  if (Array.isArray(wire)) {
-    const out = new Array(wire.length);
-    for (let i = 0; i < wire.length; i++) out[i] = decode(wire[i], depth + 1);
+  if (ArrayIsArray(wire)) {
+    const out = [];
+    for (let i = 0; i < wire.length; i++) defineField(out, i, decode(wire[i], depth + 1));
     return out;
   }
-  const keys = Object.keys(wire);
+  const keys = ObjectKeys(wire);
   if (keys.length === 1 && keys[0] === "$bytes") return base64ToBytes(wire.$bytes);
   if (keys.length === 1 && keys[0] === "$asset") return new AssetRef(wire.$asset);
   const out = {};
-  for (const key of keys) define(out, key.startsWith("$$") ? key.slice(1) : key, decode(wire[key], depth + 1));
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    defineField(
+      out,
+      key[0] === "$" && key[1] === "$" ? StringPrototypeSlice(key, 1) : key,
+      decode(wire[key], depth + 1),
+    );
+  }
   return out;
 }
 
 /** Wire JSON text -> guest value (Uint8Array for bytes, AssetRef for assets, own keys only). */
 export function fromWireJson(text) {
-  return decode(JSON.parse(text), 0);
+  return decode(JSONParse(text), 0);
 }
 
 export function fromWire(wire) {
   return decode(wire, 0);
+}
+
+/** A deep copy of plain data, as it would arrive on the other side of the boundary (no JSON text). */
+export function clone(value, path) {
+  return value === undefined ? undefined : decode(encode(value, path ?? "value", new SetCtor(), 0), 0);
 }

@@ -56,15 +56,19 @@ export async function runAction(options: {
   const logs = new LogBuffer(limits.maxLogChars);
   const resolver = createModuleResolver(options.scope);
   let cancelled = false;
+  /** The interrupt handler stopped guest code mid-job: nothing of the action can go on after that. */
+  let interrupted = false;
   let wake: (() => void) | undefined;
   const poke = () => wake?.();
 
   const calls = new CallBridge({ ctx: context, clock, maxCalls: limits.maxCalls });
   try {
-    prepared.bind(
-      { calls, logs, resolver, scope: options.scope, interrupted: () => cancelled || clock.expired() },
-      limits,
-    );
+    const interrupt = () => {
+      if (!cancelled && !clock.expired()) return false;
+      interrupted = true;
+      return true;
+    };
+    prepared.bind({ calls, logs, resolver, scope: options.scope, interrupted: interrupt }, limits);
     options.onStart({
       settle(results) {
         if (calls.settle(results) > 0) poke();
@@ -90,6 +94,7 @@ export async function runAction(options: {
     };
     const stopReason = (): ObservedError | undefined => {
       if (cancelled) return cancelledError();
+      if (interrupted) return timeoutError(limits.timeoutMs);
       if (!clock.expired()) return undefined;
       // Calls in flight may be waiting for a person: their results will say so and be credited.
       if (calls.pendingCount > 0 && !clock.expiredBeyondCredit()) return undefined;
@@ -122,7 +127,7 @@ export async function runAction(options: {
       const state = context.getPromiseState(promise);
       if (state.type === "fulfilled") {
         if (!state.notAPromise) held.push(state.value);
-        return finish(serialiseResult(context, runtime, hooks, state.value, limits, slice, stopReason), setupMs);
+        return finish(serialiseResult(context, hooks, state.value, limits, slice, stopReason), setupMs);
       }
       if (state.type === "rejected") {
         const error = stopReason() ?? describeError(context, hooks, state.error, resolver.refusals, slice);

@@ -3,10 +3,11 @@
  * Imported with `?raw`: Vite (browser build, vitest) handles that natively; the Node worker build
  * (server-bridge/sandbox/build.ts) has an esbuild plugin for it.
  *
- * The modules every action loads (errors, bridge, setup) are served as one: the VM compiles and links
- * one module record per action start instead of three. Each file stays a module of its own in the tree;
- * composing drops their imports of each other (so their top-level names must not clash), and the loader
- * resolves `nodetool:errors` and `nodetool:bridge` to the composed setup module.
+ * The modules every action loads (intrinsics, errors, bridge, setup) are served as one: the VM compiles
+ * and links one module record per action start instead of four. Each file stays a module of its own in
+ * the tree; composing drops their imports of each other (so their top-level names must not clash), and
+ * the loader resolves `nodetool:intrinsics`, `nodetool:errors` and `nodetool:bridge` to the composed
+ * setup module. The intrinsics come first: they are captured before anything else runs.
  */
 import batch from "../guest/batch.js?raw";
 import bridge from "../guest/bridge.js?raw";
@@ -14,20 +15,22 @@ import errors from "../guest/errors.js?raw";
 import format from "../guest/format.js?raw";
 import graphModel from "../guest/graph-model.js?raw";
 import helpers from "../guest/helpers.js?raw";
+import intrinsics from "../guest/intrinsics.js?raw";
 import setup from "../guest/setup.js?raw";
 import values from "../guest/values.js?raw";
 
 /** Module names (after `nodetool:`) that are part of the setup module. */
-export const MERGED_INTO_SETUP: ReadonlySet<string> = new Set(["errors", "bridge"]);
+export const MERGED_INTO_SETUP: ReadonlySet<string> = new Set(["intrinsics", "errors", "bridge"]);
 
-const MERGED_IMPORT = /^import [^;\n]*"nodetool:(errors|bridge)";\n/gm;
+/** One (possibly multi-line) `import {...} from "nodetool:<merged>";` statement. */
+const MERGED_IMPORT = /^import [^;]*? from "nodetool:(intrinsics|errors|bridge)";\n/gm;
 
 function composeSetup(parts: readonly string[]): string {
   return parts.map((part) => part.replace(MERGED_IMPORT, "")).join("\n");
 }
 
 /** `nodetool:setup`, evaluated first in every action's context. */
-export const SETUP_SOURCE = composeSetup([errors, bridge, setup]);
+export const SETUP_SOURCE = composeSetup([intrinsics, errors, bridge, setup]);
 
 /** By module name after `nodetool:`. */
 export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({

@@ -2,6 +2,11 @@
  * The end of an action, inside the VM: the setup module's promise run to completion, an uncaught
  * error described by the guest's own `describe` (never a host stack), and `export default`
  * serialised by the guest's `serialise`, so its size is measured in the VM, under the deadline.
+ *
+ * The host never reads a guest object: every piece of guest work runs inside a watched slice, and
+ * what comes back is read only when it is a primitive (the result's JSON text, a result's size, an
+ * error's description as JSON text). A getter, a Proxy or a toJSON the action planted can therefore
+ * only ever run inside a slice, where the interrupt handler and the watchdog stop it.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { ErrorCode } from "../../shared/protocol/errors.ts";
@@ -81,10 +86,9 @@ export function describeError(
   return fromGuestError(parseGuestError(text), refusals);
 }
 
-/** Serialises `export default` inside the VM (size measured there, under the deadline). */
+/** Serialises `export default` inside the VM (size measured there, under the deadline), in one slice. */
 export function serialiseResult(
   ctx: QuickJSContext,
-  runtime: QuickJSRuntime,
   hooks: GuestHooks,
   namespace: QuickJSHandle,
   limits: Limits,
@@ -96,56 +100,28 @@ export function serialiseResult(
   const max = ctx.newNumber(limits.maxResultChars);
   const out = slice(() => ctx.callFunction(serialise, ctx.undefined, namespace, max));
   max.dispose();
-  const failed = (error: QuickJSHandle) => {
-    const observed = stopReason() ?? describeError(ctx, hooks, error, new Map(), slice);
+  if (out.error) {
+    const observed = stopReason() ?? describeError(ctx, hooks, out.error, new Map(), slice);
+    out.error.dispose();
     if (observed.code === ACTION_FAILED) {
       observed.message = observed.message.replace(/^The action threw \w+: /, "The result cannot be returned: ");
     }
     return { ok: false, error: observed };
-  };
-  if (out.error) {
-    const outcome = failed(out.error);
-    out.error.dispose();
-    return outcome;
   }
-  // A non-scalar result first loads the encoder: drain those jobs, still under the deadline.
-  let value = out.value;
-  let state = ctx.getPromiseState(value);
-  while (state.type === "pending" && runtime.hasPendingJob() && !stopReason()) {
-    const jobs = slice(() => runtime.executePendingJobs(limits.jobsPerSlice));
-    if (jobs.error) jobs.error.dispose();
-    state = ctx.getPromiseState(value);
-  }
-  if (state.type === "pending") {
-    value.dispose();
-    return {
-      ok: false,
-      error: stopReason() ?? { code: ACTION_FAILED, message: "The result could not be serialised." },
-    };
-  }
-  if (state.type === "rejected") {
-    value.dispose();
-    const outcome = failed(state.error);
-    state.error.dispose();
-    return outcome;
-  }
-  if (!state.notAPromise) {
-    value.dispose();
-    value = state.value;
-  }
+  const value = out.value;
   try {
-    if (ctx.typeof(value) === "string") return { ok: true, resultText: ctx.getString(value) };
-    const size = ctx.getProp(value, "tooLarge");
-    const chars = ctx.typeof(size) === "number" ? ctx.getNumber(size) : 0;
-    size.dispose();
-    return {
-      ok: false,
-      error: {
-        code: "result_too_large",
-        message: `The result is ${chars} characters of JSON, over the limit of ${limits.maxResultChars}. Return a summary or a page of it, or share it with shared.share and return the key.`,
-      },
-    };
+    const type = ctx.typeof(value);
+    if (type === "string") return { ok: true, resultText: ctx.getString(value) };
+    if (type === "number") return { ok: false, error: tooLarge(ctx.getNumber(value), limits.maxResultChars) };
+    return { ok: false, error: { code: ACTION_FAILED, message: "The result could not be serialised." } };
   } finally {
     value.dispose();
   }
+}
+
+function tooLarge(chars: number, max: number): ObservedError {
+  return {
+    code: "result_too_large",
+    message: `The result is ${chars} characters of JSON, over the limit of ${max}. Return a summary or a page of it, or share it with shared.share and return the key.`,
+  };
 }
