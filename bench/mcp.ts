@@ -83,7 +83,7 @@ async function bench(): Promise<void> {
     );
     const sandbox = await NodeSandboxHost.start();
     const sandboxMs = await median(() =>
-      sandbox.runAction({ action: "export default 1;", mounted: [], packs: [], router: () => [] }),
+      sandbox.run("export default 1;", { mounted: [], packs: [], router: () => [] }),
     );
     await sandbox.dispose();
     const ratio = executeMs / minimalMs;

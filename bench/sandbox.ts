@@ -39,13 +39,13 @@ const base = { mounted: MODULE_NAMES, packs: [], router };
 // Cold start.
 const coldStarted = performance.now();
 const host = await NodeSandboxHost.start();
-await host.runAction({ ...base, action: "export default 1;" });
+await host.run("export default 1;", { ...base });
 const cold = performance.now() - coldStarted;
 
 // Warm action start: with idle time between actions (the next runtime is prepared ahead), and back to back.
 const WARM_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows"; export default typeof workflows.get;`;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-for (let i = 0; i < 50; i++) await host.runAction({ ...base, action: WARM_ACTION });
+for (let i = 0; i < 50; i++) await host.run(WARM_ACTION, { ...base });
 const warmTotal: number[] = [];
 const warmSetup: number[] = [];
 const prepare: number[] = [];
@@ -55,7 +55,7 @@ const backToBack: number[] = [];
 for (let i = 0; i < 300; i++) {
   await pause();
   const t0 = performance.now();
-  const { timings } = await host.runAction({ ...base, action: WARM_ACTION });
+  const { timings } = await host.run(WARM_ACTION, { ...base });
   roundTrip.push(performance.now() - t0);
   warmTotal.push(timings.total_ms);
   warmSetup.push(timings.setup_ms);
@@ -64,7 +64,7 @@ for (let i = 0; i < 300; i++) {
 }
 for (let i = 0; i < 300; i++) {
   const t0 = performance.now();
-  await host.runAction({ ...base, action: WARM_ACTION });
+  await host.run(WARM_ACTION, { ...base });
   backToBack.push(performance.now() - t0);
 }
 
@@ -76,10 +76,8 @@ const callsAction = (n: number) => `import { workflows } from "@nodetool-ai/sand
 const withCalls: number[] = [];
 const withoutCalls: number[] = [];
 for (let i = 0; i < 5; i++) {
-  withCalls.push(
-    (await host.runAction({ ...base, action: callsAction(N), limits: { max_calls: N } })).timings.total_ms,
-  );
-  withoutCalls.push((await host.runAction({ ...base, action: callsAction(0) })).timings.total_ms);
+  withCalls.push((await host.run(callsAction(N), { ...base, limits: { max_calls: N } })).timings.total_ms);
+  withoutCalls.push((await host.run(callsAction(0), { ...base })).timings.total_ms);
 }
 const perGuestCall = (median(withCalls) - median(withoutCalls)) / N;
 

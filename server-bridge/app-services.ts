@@ -10,6 +10,7 @@ import type { EventBus } from "./runs/events.ts";
 import type { Runs } from "./runs/runs.ts";
 import type { Sessions } from "./runs/sessions.ts";
 import type { UiCalls } from "./runs/ui-calls.ts";
+import type { SandboxPool } from "./sandbox/pool.ts";
 import type { AuditLog } from "./store/audit.ts";
 import type { Store } from "./store/db.ts";
 
@@ -26,8 +27,13 @@ export interface AppServices {
   runs: Runs;
   /** The `ui` path of runs: authorize, complete, startJob. */
   ui: UiCalls;
-  /** The workflow engine; `dispose()` it on shutdown (it owns the code nodes' sandbox worker). */
+  /** The workflow engine; `dispose()` it on shutdown. */
   jobs: JobEngine;
+  /**
+   * The process's one pool of Node sandbox workers (MCP, the CLI's actions, code nodes), fair between
+   * users; workers start on first use. Whoever made the services disposes it on close.
+   */
+  sandbox: SandboxPool;
   audit: AuditLog;
   /** The agent: stored threads, model turns over the configured providers, the model list. */
   agent: AgentServices;

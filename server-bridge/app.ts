@@ -15,6 +15,7 @@ import { assetLimits } from "./assets/store.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import type { ServerConfig } from "./config.ts";
+import { CodeSandbox } from "./engine/code-sandbox.ts";
 import { JobEngine } from "./engine/jobs.ts";
 import { checkingIntervalMs, limitConnections } from "./http/connections.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
@@ -33,6 +34,7 @@ import { recoverExpiredLeases } from "./runs/recovery.ts";
 import { Runs } from "./runs/runs.ts";
 import { Sessions } from "./runs/sessions.ts";
 import { UiCalls } from "./runs/ui-calls.ts";
+import { SandboxPool } from "./sandbox/pool.ts";
 import { AuditLog } from "./store/audit.ts";
 import { openStore, type Store } from "./store/db.ts";
 import { webPolicy } from "./web/vet.ts";
@@ -63,9 +65,14 @@ export function createServices(
   const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
   const audit = new AuditLog(store);
+  const sandbox = new SandboxPool({ workers: config.sandboxWorkers, userMax: config.sandboxUserMax });
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
   // implementations: the host is a late-bound view of `runs`, read only once a job starts.
-  const jobs = new JobEngine(store, bus, () => runs, { owner, leaseMs: config.leaseMs });
+  const jobs = new JobEngine(store, bus, () => runs, {
+    owner,
+    leaseMs: config.leaseMs,
+    code: new CodeSandbox({ sandbox }),
+  });
   const runs: Runs = new Runs(
     store,
     sessions,
@@ -97,6 +104,7 @@ export function createServices(
     runs,
     ui: new UiCalls(runs, audit),
     jobs,
+    sandbox,
     audit,
     log,
   };
@@ -155,6 +163,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.jobs.dispose();
+    await app.sandbox.dispose();
     app.audit.flush();
     app.store.dispose();
   };

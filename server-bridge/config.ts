@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { MODES, type Mode } from "../shared/capabilities/types.ts";
 import { DEFAULT_IMAGE_CONCURRENCY } from "./assets/image-work.ts";
+import { defaultWorkers } from "./sandbox/pool.ts";
 
 export interface ServerConfig {
   host: string;
@@ -55,6 +56,10 @@ export interface ServerConfig {
   mcpSessionsPerUser: number;
   /** An MCP session with no request for this long is closed (clients that never send DELETE). */
   mcpIdleMs: number;
+  /** Node sandbox workers in this process (MCP, the CLI, code nodes share them); default the cores, at least 2. */
+  sandboxWorkers: number;
+  /** Actions one user may have in flight in the Node sandbox; below `sandboxWorkers` (default one less). */
+  sandboxUserMax: number;
   /** The agent's model providers and budgets (server only: keys never reach a page). */
   agent: AgentConfig;
 }
@@ -101,6 +106,18 @@ function int(value: string | undefined, fallback: number, name: string): number 
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** `SANDBOX_WORKERS` and `SANDBOX_USER_MAX`: the cap stays below the pool, so one user always leaves a worker free. */
+function sandboxPool(env: NodeJS.ProcessEnv): Pick<ServerConfig, "sandboxWorkers" | "sandboxUserMax"> {
+  const workers = int(env.SANDBOX_WORKERS, defaultWorkers(), "SANDBOX_WORKERS");
+  if (workers < 1) throw new Error("SANDBOX_WORKERS must be at least 1");
+  const most = Math.max(1, workers - 1);
+  const userMax = int(env.SANDBOX_USER_MAX, most, "SANDBOX_USER_MAX");
+  if (userMax < 1 || userMax > most) {
+    throw new Error(`SANDBOX_USER_MAX must be from 1 to ${most} (below SANDBOX_WORKERS=${workers}), got ${userMax}`);
+  }
+  return { sandboxWorkers: workers, sandboxUserMax: userMax };
 }
 
 /** The refusal text for a request carrying more calls than one batch may hold (413 / invalid_call). */
@@ -154,6 +171,7 @@ export function configFromEnv(
       dailyTokens: int(env.AGENT_DAILY_TOKENS, 10_000_000, "AGENT_DAILY_TOKENS"),
       stepCap: int(env.AGENT_STEP_CAP, 20, "AGENT_STEP_CAP"),
     },
+    ...sandboxPool(env),
     ...overrides,
   };
   if (config.maxBatchSize < 100) throw new Error("MAX_BATCH_SIZE must be at least 100");

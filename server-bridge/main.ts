@@ -13,7 +13,6 @@ import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
-import { NodeSandboxHost } from "./sandbox/host.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
@@ -46,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
             const opened = local;
             return { run: opened.live.run, mounted: opened.live.mounted, end: async () => opened.end() };
           },
+          // The process's one pool (AppServices.sandbox), disposed with the services below.
+          sandbox: () => (app as AppServices).sandbox,
         });
       } finally {
         if (app) {
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
           local?.end();
           app.runs.endAll();
           await app.jobs.dispose();
+          await app.sandbox.dispose();
           app.audit.flush();
           app.store.dispose();
         }
@@ -63,22 +65,21 @@ async function main(argv: string[]): Promise<number> {
       // with leases of its own, kept renewed).
       const app = createServices(configFromEnv());
       const leases = keepLeases(app);
-      const sandbox = await NodeSandboxHost.start();
       const stop = new AbortController();
       process.once("SIGINT", () => stop.abort());
       const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
       try {
         return await agentCommand(rest, {
           app,
-          sandbox,
+          sandbox: app.sandbox,
           approver: interactive ? terminalApprover(process.stdin, process.stderr) : undefined,
           signal: stop.signal,
         });
       } finally {
-        await sandbox.dispose();
         leases.dispose();
         app.runs.endAll();
         await app.jobs.dispose();
+        await app.sandbox.dispose();
         app.audit.flush();
         app.store.dispose();
       }

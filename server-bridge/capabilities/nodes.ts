@@ -52,7 +52,7 @@ export default [
       signal: run.context.signal,
       invoke: (name, callArgs) => run.invoke(name, callArgs),
       timeoutMs: RUN_NODE_TIMEOUT_MS,
-      code: run.services.jobs?.code,
+      code: run.services.jobs?.code.forUser(run.context.user_id),
     }),
   })),
 ];

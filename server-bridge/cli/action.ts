@@ -1,8 +1,9 @@
 /**
  * `npm run action -- <file | -> [--mode plan|default|auto] [--timeout-ms N] [--modules a,b] [--packs a,b]`
  *
- * Runs one action in a `worker_threads` sandbox against the run the caller supplies (the store-backed
- * one in main.ts), prints the observation as JSON on stdout and returns the exit code: 0 when `ok`,
+ * Runs one action on the sandbox pool (main.ts passes the process's one; without it, a pool of one
+ * worker lives for this command) against the run the caller supplies (the store-backed one in main.ts),
+ * prints the observation as JSON on stdout and returns the exit code: 0 when `ok`,
  * 1 when not, 2 for a usage error (`--help` prints ACTION_HELP and returns 0). With no `--mode`, the
  * caller's run uses the headless gate: reads run, every call that needs approval is denied. `--mode default` asks on the terminal when stdin and stdout are a TTY and the action did not
  * come from stdin; otherwise it denies. Every capability module is mounted and every first-party pack
@@ -16,7 +17,8 @@ import type { ApprovalAnswer, Approver } from "../../shared/gate/approvals.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import { defaultLibrary, type LibraryDispatcher } from "../packs/index.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
-import { type ActionRun, NodeSandboxHost, type RunActionOptions } from "../sandbox/host.ts";
+import type { NodeExecutor } from "../sandbox/host.ts";
+import { type PoolRunOptions, SandboxPool } from "../sandbox/pool.ts";
 
 export interface ActionRunHandle {
   run: CapabilityRun<unknown>;
@@ -24,11 +26,6 @@ export interface ActionRunHandle {
   mounted?: readonly string[];
   /** Ends the run (settles its rows, aborts its signal). */
   end(): Promise<void>;
-}
-
-export interface SandboxLike {
-  runAction(options: RunActionOptions): Promise<ActionRun>;
-  dispose(): Promise<void>;
 }
 
 interface Writable {
@@ -45,8 +42,8 @@ export interface ActionCommandDeps {
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout?: Writable;
   stderr?: Writable;
-  /** The sandbox to run in; default: a NodeSandboxHost started for this command and disposed after. */
-  sandbox?: () => Promise<SandboxLike>;
+  /** The sandbox to run in, read once the run is made (not disposed here); default: a one-worker pool for this command. */
+  sandbox?: () => NodeExecutor<PoolRunOptions>;
   library?: LibraryDispatcher;
   /** The terminal prompt used for `--mode default` on a TTY (replaceable in tests). */
   terminalApprover?: () => Approver;
@@ -162,7 +159,7 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
     ...(approver ? { approver } : {}),
   });
   const mounted = (handle.mounted ?? MODULE_NAMES).filter((m) => !args.modules || args.modules.includes(m));
-  const sandbox = await (deps.sandbox ?? (() => NodeSandboxHost.start()))();
+  const sandbox = deps.sandbox?.() ?? new SandboxPool({ workers: 1 });
   try {
     const { observation } = await runSandboxedAction(sandbox, {
       action,
@@ -175,7 +172,7 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
     stdout.write(`${JSON.stringify(observation)}\n`);
     return observation.ok ? 0 : 1;
   } finally {
-    await sandbox.dispose();
+    if (!deps.sandbox) await sandbox.dispose();
     await handle.end();
   }
 }

@@ -23,7 +23,8 @@ import { viewImage } from "../mcp/view-image.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { openLocalRun } from "../runs/local.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
-import type { ActionRun, RunActionOptions } from "../sandbox/host.ts";
+import type { NodeExecutor } from "../sandbox/host.ts";
+import type { PoolRunOptions } from "../sandbox/pool.ts";
 
 export const AGENT_USAGE =
   'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]';
@@ -34,7 +35,8 @@ interface Writable {
 
 export interface AgentCommandDeps {
   app: AppServices;
-  sandbox: { runAction(options: RunActionOptions): Promise<ActionRun> };
+  /** Where each action runs: the process's sandbox pool. */
+  sandbox: NodeExecutor<PoolRunOptions>;
   /** The terminal prompt for `--mode default` (absent when there is no terminal: asks are denied). */
   approver?: Approver | undefined;
   stdout?: Writable;

@@ -20,7 +20,7 @@ import type { ServerRun } from "../capabilities/define.ts";
 import { notFound } from "../capabilities/errors.ts";
 import type { EventBus } from "../runs/events.ts";
 import type { Store } from "../store/db.ts";
-import { CodeSandbox } from "./code-sandbox.ts";
+import type { CodeSandbox } from "./code-sandbox.ts";
 import {
   insertJob,
   isTerminal,
@@ -56,8 +56,8 @@ export interface JobEngineOptions {
   maxRunningJobs?: number;
   nodeTimeoutMs?: number;
   flushMs?: number;
-  /** Runs code nodes; default: one CodeSandbox for this engine, started on first use. */
-  code?: CodeSandbox;
+  /** Runs code nodes, on the process's sandbox pool (each job's code counts against its user). */
+  code: CodeSandbox;
 }
 
 const NOT_FOUND_HINT = "Call jobs.list() to see your jobs.";
@@ -82,7 +82,7 @@ export class JobEngine {
   readonly #waiters = new Waiters();
   #running = 0;
   readonly #options: Required<Omit<JobEngineOptions, "code">>;
-  /** The server-side QuickJS sandbox code nodes run in (one worker, one action at a time); see dispose. */
+  /** Where code nodes run: the process's sandbox pool, per user (code-sandbox.ts). */
   readonly code: CodeSandbox;
 
   constructor(
@@ -93,12 +93,12 @@ export class JobEngine {
   ) {
     const { code, ...rest } = options;
     this.#options = { concurrency: 4, maxRunningJobs: 8, nodeTimeoutMs: 10 * 60_000, flushMs: 250, ...rest };
-    this.code = code ?? new CodeSandbox();
+    this.code = code;
   }
 
-  /** Shutdown: stops the code sandbox's worker (jobs themselves end with their runs). Safe to call twice. */
+  /** Shutdown: refuses further code nodes (jobs end with their runs; the pool's owner disposes it). Safe to call twice. */
   async dispose(): Promise<void> {
-    await this.code.dispose();
+    this.code.close();
   }
 
   /** Validates and queues a job; answers at once with its view (status `queued` or `running`). */
@@ -256,7 +256,7 @@ export class JobEngine {
       concurrency: this.#options.concurrency,
       nodeTimeoutMs: this.#options.nodeTimeoutMs,
       invoke: (name, args) => job.run.invoke(name, args, { actor: job.actor }),
-      code: this.code,
+      code: this.code.forUser(job.userId),
       workflowInputs: job.inputs,
       onNodeStart: (node) => {
         job.dirty.add(node.index);

@@ -25,6 +25,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   run_ended: 409,
   result_too_large: 413,
   memory_limit: 422,
+  action_failed: 422,
   cancelled: 499,
   capability_failed: 500,
   timeout: 504,

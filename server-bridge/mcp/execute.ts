@@ -14,14 +14,12 @@ import type { AppServices } from "../app-services.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
 import { admit, elicitingApprover, noElicitationApprover, type ToolExtra } from "./elicit.ts";
-import type { SandboxPool } from "./pool.ts";
 import { observationResult, refusedObservation } from "./results.ts";
 import type { McpAgentSession } from "./session.ts";
 
 export interface ExecuteContext {
   app: AppServices;
   agent: McpAgentSession;
-  pool: SandboxPool;
   library: LibraryDispatcher;
   /** Whether the connected client declared form-mode elicitation. */
   canElicit(): boolean;
@@ -99,24 +97,20 @@ export async function executeCode(
   const run = agent.openRun(approver);
   const progress = reportProgress(extra, ctx.progressIntervalMs);
   // Cancelled: the run ends at once (a call still waiting, or made later, has no effect), and the
-  // sandbox cancels the action at its next step (a purely synchronous loop runs to its deadline).
+  // sandbox stops the action at its next interrupt check (a synchronous loop too).
   const onCancel = () => run.end("cancelled");
   extra.signal.addEventListener("abort", onCancel, { once: true });
   try {
-    const { observation } = await ctx.pool.use(async (sandbox) => {
-      // Cancelled while it waited for a sandbox: it never starts.
-      if (extra.signal.aborted)
-        return { observation: refusedObservation("cancelled", "The action was cancelled before it started.", started) };
-      return runSandboxedAction(sandbox, {
-        action: input.code,
-        run: run.live.run,
-        mounted: agent.mounted,
-        packs: agent.packs,
-        library: ctx.library,
-        limits: { timeout_ms: app.config.actionTimeoutMs },
-        signal: extra.signal,
-        onCallSettled: progress.callSettled,
-      });
+    // On the process's pool, in this user's turn (cancelled while it waits: it never starts).
+    const { observation } = await runSandboxedAction(app.sandbox, {
+      action: input.code,
+      run: run.live.run,
+      mounted: agent.mounted,
+      packs: agent.packs,
+      library: ctx.library,
+      limits: { timeout_ms: app.config.actionTimeoutMs },
+      signal: extra.signal,
+      onCallSettled: progress.callSettled,
     });
     return observationResult(observation);
   } catch (err) {

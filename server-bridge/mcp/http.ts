@@ -20,12 +20,9 @@ import { refuse } from "../http/respond.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { BoundedEventStore } from "./event-store.ts";
 import { HttpSessions } from "./http-sessions.ts";
-import { SandboxPool } from "./pool.ts";
 import { createMcpServer } from "./server.ts";
 
 export interface McpHttpOptions {
-  /** Sandbox hosts shared by every HTTP session (default 2). */
-  poolSize?: number;
   /** Sessions one user may hold open at once (default: `config.mcpSessionsPerUser`). */
   sessionsPerUser?: number;
   /** A session with no request for this long is closed (default: `config.mcpIdleMs`). */
@@ -54,7 +51,6 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     perUser: options.sessionsPerUser ?? app.config.mcpSessionsPerUser,
     idleMs: options.idleMs ?? app.config.mcpIdleMs,
   });
-  const pool = new SandboxPool({ size: options.poolSize ?? 2 });
   const library = defaultLibrary();
   let closed = false;
 
@@ -68,12 +64,12 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       );
       return;
     }
-    pool.warm();
+    // The sessions' actions run on the process's pool (app.sandbox): its workers start with the first.
+    void app.sandbox.warm();
     const session = createMcpServer({
       app,
       caller,
       mode: app.config.mcpMode,
-      pool,
       library,
       ...(options.progressIntervalMs ? { progressIntervalMs: options.progressIntervalMs } : {}),
     });
@@ -83,7 +79,9 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       // `retry`; a client reconnects with Last-Event-ID (GET) and gets what it missed.
       eventStore: new BoundedEventStore(),
       retryInterval: RETRY_MS,
-      onsessioninitialized: (id) => sessions.add(id, { caller: { ...caller, session: id }, session, transport }),
+      onsessioninitialized: (id): void => {
+        sessions.add(id, { caller: { ...caller, session: id }, session, transport });
+      },
       onsessionclosed: (id) => sessions.drop(id),
     });
     session.server.server.onclose = () => {
@@ -160,7 +158,6 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       if (closed) return;
       closed = true;
       await sessions.close();
-      await pool.dispose();
     },
   };
 }

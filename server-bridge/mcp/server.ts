@@ -15,7 +15,6 @@ import { CAPABILITIES_URI, capabilitiesDocument, SERVER_INFO } from "./catalog.t
 import { executeCodeDescription } from "./description.ts";
 import { canAskInForm } from "./elicit.ts";
 import { executeCode } from "./execute.ts";
-import type { SandboxPool } from "./pool.ts";
 import { McpAgentSession } from "./session.ts";
 import { serveTools, tool } from "./tools.ts";
 import { viewImage } from "./view-image.ts";
@@ -25,7 +24,6 @@ export interface McpServerOptions {
   /** Who every call of this session acts for (the MCP token's owner, or the local user over stdio). */
   caller: Caller;
   mode: Mode;
-  pool: SandboxPool;
   library: LibraryDispatcher;
   progressIntervalMs?: number;
 }
@@ -63,7 +61,6 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
             {
               app,
               agent,
-              pool: options.pool,
               library,
               canElicit: () => canAskInForm(server.server.getClientCapabilities()),
               progressIntervalMs: options.progressIntervalMs ?? 5000,

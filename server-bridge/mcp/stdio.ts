@@ -12,7 +12,6 @@ import { LOCAL_USER } from "../auth/tokens.ts";
 import { configFromEnv } from "../config.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { keepLeases } from "../runs/leases.ts";
-import { SandboxPool } from "./pool.ts";
 import { createMcpServer } from "./server.ts";
 
 export const MCP_USAGE = "usage: npm run --silent mcp -- [--mode plan|default|auto]";
@@ -47,13 +46,12 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   const config = configFromEnv();
   const app = createServices(config);
   const leases = keepLeases(app);
-  const pool = new SandboxPool({ size: 1 });
-  pool.warm();
+  // Every action of this session runs on the process's pool: start its workers before the first.
+  void app.sandbox.warm();
   const session = createMcpServer({
     app,
     caller: { user: LOCAL_USER, via: "mcp" },
     mode: args.mode ?? config.mcpMode,
-    pool,
     library: defaultLibrary(),
   });
   const transport = new StdioServerTransport();
@@ -65,7 +63,7 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   await closed;
   leases.dispose();
   await session.close();
-  await pool.dispose();
+  await app.sandbox.dispose();
   app.runs.endAll();
   await app.jobs.dispose();
   app.audit.flush();

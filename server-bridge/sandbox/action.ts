@@ -1,15 +1,16 @@
 /**
- * One action, end to end, on a Node sandbox host: the guest's calls go to the run through the usual
+ * One action, end to end, on the Node sandbox pool: the guest's calls go to the run through the usual
  * router (capability modules -> dispatch -> `run.invoke`; packs -> the library), with exactly the packs
  * the caller allows. Shared by every server-side entrance (the CLI's `action`, MCP's `execute_code`), so
- * they mount, route and limit actions the same way.
+ * they mount, route and limit actions the same way; the action counts against the run's user.
  */
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import type { LimitOverrides } from "../../shared/protocol/worker.ts";
 import { type CallRouter, callRouter } from "../calls/router.ts";
 import type { LibraryDispatcher } from "../packs/index.ts";
-import type { ActionRun, RunActionOptions } from "./host.ts";
+import type { ActionRun, NodeExecutor } from "./host.ts";
+import type { PoolRunOptions } from "./pool.ts";
 
 export interface SandboxedAction {
   action: string;
@@ -26,7 +27,7 @@ export interface SandboxedAction {
 }
 
 export function runSandboxedAction(
-  sandbox: { runAction(options: RunActionOptions): Promise<ActionRun> },
+  sandbox: NodeExecutor<PoolRunOptions>,
   options: SandboxedAction,
 ): Promise<ActionRun> {
   const routed = callRouter({
@@ -43,8 +44,8 @@ export function runSandboxedAction(
         return results as ReadonlyArray<Promise<InvokeResult>>;
       }
     : routed;
-  return sandbox.runAction({
-    action: options.action,
+  return sandbox.run(options.action, {
+    user: options.run.context.user_id,
     mounted: options.mounted,
     packs: options.library.packInfo(options.packs),
     router,

@@ -1,10 +1,13 @@
 /**
- * The Node-side sandbox host: runs actions in a `worker_threads` worker (worker/entry-node, built by
+ * The Node-side sandbox host: runs actions in one `worker_threads` worker (worker/entry-node, built by
  * build.ts) with the guest's calls served in-process by the caller's router (no HTTP hop). One action
- * at a time per worker. The watchdog terminates the worker when a synchronous VM slice overruns its
- * deadline; every call pending on it rejects at once (the channel), the action answers `timeout`, and
- * a fresh worker takes its place for the next action. A worker that dies for any other reason is
- * replaced the same way.
+ * at a time; `run` never rejects (shared/sandbox/executor.ts).
+ *
+ * The watchdog terminates the worker when a synchronous VM slice overruns its deadline; every call
+ * pending on it rejects at once (the channel), the action answers `timeout`, and a fresh worker takes
+ * its place. A worker that dies for any other reason (a QuickJS abort, its JavaScript heap exhausted,
+ * a crash) takes down only itself: the action answers `run_ended` and the next one gets a new worker.
+ * The worker says when its next runtime is prepared, so a pool can prefer a worker that is ready.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
 import { newId } from "../../shared/gate/approvals.ts";
@@ -13,12 +16,13 @@ import {
   CallBatch,
   HOST_API_NAMES,
   type LimitOverrides,
-  type Observation,
   type PackInfo,
   RunResponse,
+  SandboxStats,
   WORKER_API_NAMES,
 } from "../../shared/protocol/worker.ts";
 import { connectRemote, exposeAllowlisted, nodeEndpoint, type RemoteChannel } from "../../shared/sandbox/channel.ts";
+import { type DisposableExecutor, type ExecutedAction, failedObservation } from "../../shared/sandbox/executor.ts";
 import { startWatchdog, type Watchdog } from "../../shared/sandbox/watchdog.ts";
 import type { CallRouter } from "../calls/router.ts";
 import { buildNodeWorker } from "./build.ts";
@@ -34,10 +38,12 @@ export interface NodeSandboxOptions {
   wasmMaxBytes?: number;
   /** The worker's native stack; generous so QuickJS's own stack limit is always hit first. */
   stackSizeMb?: number;
+  /** The worker's JavaScript heap (not the guest's memory, which is bounded in wasm): past it, the worker dies alone. */
+  maxHeapMb?: number;
 }
 
-export interface RunActionOptions {
-  action: string;
+/** What the Node sandbox needs beside the action's source. */
+export interface NodeRunOptions {
   /** Mounted capability namespaces (`workflows`). */
   mounted: readonly string[];
   /** Library packs the session allows, as the worker needs to know them (`library.packInfo(...)`). */
@@ -49,10 +55,12 @@ export interface RunActionOptions {
   signal?: AbortSignal;
 }
 
-export interface ActionRun {
-  observation: Observation;
+export interface ActionRun extends ExecutedAction {
   timings: RunResponse["timings"];
 }
+
+/** A Node sandbox: one host, or the pool over several (pool.ts). */
+export type NodeExecutor<TOptions extends NodeRunOptions = NodeRunOptions> = DisposableExecutor<TOptions, ActionRun>;
 
 interface Slot {
   worker: Worker;
@@ -60,21 +68,28 @@ interface Slot {
   watchdog: Watchdog;
   stopHost: () => void;
   overrun: boolean;
-  ready: Promise<void>;
+  /** The worker posted "prepared" and no action has taken that runtime since. */
+  prepared: boolean;
+  started: Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CREDIT_MS = 5 * 60_000;
+const DEFAULT_HEAP_MB = 256;
+const NO_TIMINGS: RunResponse["timings"] = { setup_ms: 0, total_ms: 0, prepare_ms: 0, prepared_ahead: false };
 
-export class NodeSandboxHost implements AsyncDisposable {
+export class NodeSandboxHost implements NodeExecutor {
   readonly #options: NodeSandboxOptions;
   readonly #workerFile: string;
   readonly #routers = new Map<string, { router: CallRouter; signal: AbortSignal }>();
   #slot: Slot | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  #queued = 0;
   #disposed = false;
   /** Workers replaced after an overrun or a crash. */
   restarts = 0;
+  /** Told when the worker has a runtime prepared for the next action. */
+  onPrepared: (() => void) | undefined;
 
   private constructor(options: NodeSandboxOptions, workerFile: string) {
     this.#options = options;
@@ -84,15 +99,38 @@ export class NodeSandboxHost implements AsyncDisposable {
   static async start(options: NodeSandboxOptions = {}): Promise<NodeSandboxHost> {
     const file = options.workerFile ?? (await buildNodeWorker());
     const host = new NodeSandboxHost(options, file);
-    await host.#ensureSlot().ready;
+    await host.#ensureSlot().started;
     return host;
   }
 
-  /** Runs one action; resolves with its observation (never rejects for anything the guest did). */
-  runAction(options: RunActionOptions): Promise<ActionRun> {
-    const next = this.#queue.then(() => this.#runAction(options));
+  /** Actions running or waiting here. */
+  get load(): number {
+    return this.#queued;
+  }
+
+  /** Idle, with a runtime already prepared: an action sent now starts at once. */
+  get ready(): boolean {
+    return this.#queued === 0 && this.#slot?.prepared === true;
+  }
+
+  /** Runs one action; resolves with its observation (never rejects, whatever the guest or the worker did). */
+  run(action: string, options: NodeRunOptions): Promise<ActionRun> {
+    this.#queued++;
+    const next = this.#queue.then(() => this.#run(action, options)).finally(() => this.#queued--);
     this.#queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** The worker's counters after it did its idle work (the last runtime freed); undefined if it is gone. */
+  async stats(): Promise<SandboxStats | undefined> {
+    const slot = this.#slot;
+    if (!slot) return undefined;
+    await this.#queue;
+    try {
+      return SandboxStats.parse(await slot.channel.call("stats", undefined, { timeoutMs: 10_000 }));
+    } catch {
+      return undefined;
+    }
   }
 
   async dispose(): Promise<void> {
@@ -108,18 +146,13 @@ export class NodeSandboxHost implements AsyncDisposable {
   }
 
   #ensureSlot(): Slot {
-    if (this.#disposed) throw new Error("the sandbox host was disposed");
     if (this.#slot) return this.#slot;
     const { port1, port2 } = new MessageChannel();
     const watchdog = startWatchdog({
       graceMs: this.#options.graceMs ?? 1000,
       onOverrun: () => {
-        if (this.#slot === slot) this.#slot = undefined;
         slot.overrun = true;
-        void this.#stop(slot, "a single operation overran the action's deadline");
-        this.restarts++;
-        // Start the replacement now, so the next action finds a warm worker.
-        if (!this.#disposed) this.#ensureSlot();
+        this.#replace(slot, "a single operation overran the action's deadline");
       },
     });
     const worker = new Worker(this.#workerFile, {
@@ -129,7 +162,10 @@ export class NodeSandboxHost implements AsyncDisposable {
         wasmMaxBytes: this.#options.wasmMaxBytes,
       },
       transferList: [port2],
-      resourceLimits: { stackSizeMb: this.#options.stackSizeMb ?? 32 },
+      resourceLimits: {
+        stackSizeMb: this.#options.stackSizeMb ?? 32,
+        maxOldGenerationSizeMb: this.#options.maxHeapMb ?? DEFAULT_HEAP_MB,
+      },
     });
     const channel = connectRemote(nodeEndpoint(worker), WORKER_API_NAMES, 60_000);
     const stopHost = exposeAllowlisted(
@@ -137,30 +173,51 @@ export class NodeSandboxHost implements AsyncDisposable {
       nodeEndpoint(port1),
       HOST_API_NAMES,
     );
-    const ready = new Promise<void>((resolve) => {
-      const onMessage = (data: unknown) => {
-        if ((data as { type?: unknown } | null)?.type !== "ready") return;
-        worker.off("message", onMessage);
-        resolve();
-      };
-      worker.on("message", onMessage);
-      worker.once("exit", () => resolve());
+    let started!: () => void;
+    const slot: Slot = {
+      worker,
+      channel,
+      watchdog,
+      stopHost,
+      overrun: false,
+      prepared: false,
+      started: new Promise<void>((resolve) => {
+        started = resolve;
+      }),
+    };
+    let everStarted = false;
+    worker.on("message", (data: unknown) => {
+      if ((data as { type?: unknown } | null)?.type !== "prepared") return;
+      slot.prepared = true;
+      everStarted = true;
+      started();
+      this.onPrepared?.();
     });
-    const slot: Slot = { worker, channel, watchdog, stopHost, overrun: false, ready };
     const onDeath = () => {
+      started();
       channel.close(slot.overrun ? "terminated after an overrun" : "the worker exited");
-      if (this.#slot === slot) {
-        this.#slot = undefined;
-        this.restarts++;
-      }
       watchdog.dispose();
       stopHost();
       port1.close();
+      if (this.#slot !== slot) return; // replaced or stopped on purpose
+      this.#slot = undefined;
+      this.restarts++;
+      // Died on its own: start the replacement now (not for a worker that never started: no loop).
+      if (everStarted && !this.#disposed) this.#ensureSlot();
     };
     worker.once("error", onDeath);
     worker.once("exit", onDeath);
     this.#slot = slot;
     return slot;
+  }
+
+  /** Ends `slot`'s worker and starts the replacement now, so the next action finds a warm one. */
+  #replace(slot: Slot, reason: string): void {
+    if (this.#slot !== slot) return;
+    this.#slot = undefined;
+    this.restarts++;
+    void this.#stop(slot, reason);
+    if (!this.#disposed) this.#ensureSlot();
   }
 
   async #stop(slot: Slot, reason: string): Promise<void> {
@@ -185,15 +242,28 @@ export class NodeSandboxHost implements AsyncDisposable {
     });
   }
 
-  async #runAction(options: RunActionOptions): Promise<ActionRun> {
+  async #run(action: string, options: NodeRunOptions): Promise<ActionRun> {
     const started = performance.now();
+    const failed = (code: "run_ended" | "timeout" | "cancelled", message: string): ActionRun => ({
+      observation: failedObservation(code, message, performance.now() - started),
+      timings: { ...NO_TIMINGS, total_ms: performance.now() - started },
+    });
+    if (this.#disposed) return failed("run_ended", "The sandbox is shutting down; the action was not run.");
+    if (options.signal?.aborted) return failed("cancelled", "The action was cancelled before it started.");
     const slot = this.#ensureSlot();
-    await slot.ready;
+    await slot.started;
+    slot.prepared = false;
     const runId = newId("act");
     const controller = new AbortController();
     this.#routers.set(runId, { router: options.router, signal: controller.signal });
     const limits = { ...this.#options.limits, ...options.limits };
-    const onAbort = () => void slot.channel.call("cancel", { type: "cancel", run_id: runId }).catch(() => undefined);
+    // Through shared memory (read by the interrupt handler, so it stops a synchronous loop too) and by
+    // message (which wakes an action that is waiting on its calls).
+    const onAbort = () => {
+      slot.watchdog.requestStop();
+      void slot.channel.call("cancel", { type: "cancel", run_id: runId }).catch(() => undefined);
+    };
+    slot.watchdog.clearStop();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const bound =
       (limits.timeout_ms ?? DEFAULT_TIMEOUT_MS) +
@@ -206,7 +276,7 @@ export class NodeSandboxHost implements AsyncDisposable {
         {
           type: "run",
           run_id: runId,
-          action: options.action,
+          action,
           mounted: [...options.mounted],
           packs: [...(options.packs ?? [])],
           limits,
@@ -216,30 +286,22 @@ export class NodeSandboxHost implements AsyncDisposable {
       const response = RunResponse.parse(raw);
       return { observation: response.observation, timings: response.timings };
     } catch (err) {
-      const overran = slot.overrun;
-      if (!overran && this.#slot === slot) {
-        // The worker did not answer in time or broke the protocol: it cannot be trusted with the next action.
-        this.#slot = undefined;
-        this.restarts++;
-        await this.#stop(slot, "it stopped answering");
+      if (slot.overrun) {
+        return failed(
+          "timeout",
+          "The action ran past its time limit inside a single operation that cannot be interrupted (for example a builtin over a huge array-like); the sandbox was stopped and restarted.",
+        );
       }
-      const message = overran
-        ? `The action ran past its time limit inside a single operation that cannot be interrupted (for example a builtin over a huge array-like); the sandbox was stopped and restarted.`
-        : `The sandbox stopped before the action finished${isCodedError(err) ? ` (${err.payload.message})` : ""}; it was restarted.`;
-      const observation: Observation = {
-        ok: false,
-        error: {
-          code: overran || (isCodedError(err) && err.payload.code === "timeout") ? "timeout" : "run_ended",
-          message,
-        },
-        logs: [],
-        calls: [],
-        duration_ms: Math.round(performance.now() - started),
-      };
-      return {
-        observation,
-        timings: { setup_ms: 0, total_ms: performance.now() - started, prepare_ms: 0, prepared_ahead: false },
-      };
+      if (this.#disposed) return failed("run_ended", "The sandbox is shutting down; the action was stopped.");
+      const unanswered = isCodedError(err) && err.payload.code === "timeout";
+      // A worker that did not answer in time or broke the protocol cannot be trusted with the next action.
+      this.#replace(slot, "it stopped answering");
+      return unanswered
+        ? failed("timeout", "The sandbox did not answer within the action's time limit; it was restarted.")
+        : failed(
+            "run_ended",
+            "The sandbox worker stopped while the action ran (it crashed or ran out of memory); a fresh one takes the next action. Retry; if it happens again, send less data per call.",
+          );
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
       controller.abort();

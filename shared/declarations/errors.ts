@@ -24,4 +24,5 @@ export const ERROR_MEANINGS: Readonly<Record<ErrorCode, string>> = {
   import_refused: "an import is not allowed (internal, or not declared for this session)",
   result_too_large: "the result is larger than the limit; return less, or save it as an asset",
   unauthorized: "the caller may not do this",
+  action_failed: "the action's own code threw or did not parse; the message, line and column say where",
 };

@@ -108,6 +108,23 @@ export const RunResponse = z.object({
 });
 export type RunResponse = z.infer<typeof RunResponse>;
 
+/** A worker's counters (its leak check): what it holds between actions, and what went wrong freeing it. */
+export const SandboxStats = z.object({
+  /** Runtimes serving an action (0 between actions). */
+  liveRuntimes: z.number().int(),
+  /** A used runtime not yet disposed (0 or 1; disposed as soon as the worker is idle). */
+  retiredRuntimes: z.number().int(),
+  /** Fresh runtimes made ready for the next action (0 or 1). */
+  preparedRuntimes: z.number().int(),
+  /** How many times the wasm module was instantiated (1 + rebuilds after faults). */
+  builds: z.number().int(),
+  actions: z.number().int(),
+  /** Runtimes QuickJS could not free (an object still alive: a leaked handle); each forced a rebuild. */
+  disposeFailures: z.number().int(),
+  wasmBytes: z.number().int(),
+});
+export type SandboxStats = z.infer<typeof SandboxStats>;
+
 export const CancelRequest = z.object({ type: z.literal("cancel"), run_id: Id });
 export type CancelRequest = z.infer<typeof CancelRequest>;
 
@@ -148,17 +165,13 @@ export interface WorkerApi {
   run(request: RunRequest): Promise<RunResponse>;
   cancel(request: CancelRequest): Promise<void>;
   settle(settlement: CallSettlement): Promise<void>;
+  /** Does the idle work now (frees the last runtime) and answers the counters. */
+  stats(): Promise<SandboxStats>;
 }
-export const WORKER_API_NAMES = ["run", "cancel", "settle"] as const satisfies readonly (keyof WorkerApi)[];
+export const WORKER_API_NAMES = ["run", "cancel", "settle", "stats"] as const satisfies readonly (keyof WorkerApi)[];
 
 /** The host's surface, as the worker sees it. */
 export interface HostApi {
   calls(batch: CallBatch): Promise<void>;
 }
 export const HOST_API_NAMES = ["calls"] as const satisfies readonly (keyof HostApi)[];
-
-/**
- * Slice watch (shared memory the worker writes and the host's watchdog reads): index 0 holds the
- * epoch-ms deadline of the synchronous VM slice now running, 0 when none is.
- */
-export const SLICE_WATCH_SLOTS = 1;

@@ -24,13 +24,16 @@ afterAll(async () => {
   await host.dispose();
 });
 
-async function act(action: string, options: { router?: CallRouter; limits?: LimitOverrides } = {}) {
-  const { observation } = await host.runAction({
-    action,
+async function act(
+  action: string,
+  options: { router?: CallRouter; limits?: LimitOverrides; signal?: AbortSignal } = {},
+) {
+  const { observation } = await host.run(action, {
     mounted: MODULE_NAMES,
     packs: defaultLibrary().packInfo(),
     router: options.router ?? normal,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return observation;
 }
@@ -72,6 +75,24 @@ describe("time", () => {
       limits: { timeout_ms: 300 },
     });
     expect(o.error?.code).toBe("timeout");
+    await expectServesNext();
+  });
+
+  it("a cancel stops a synchronous loop at once (through shared memory), and the worker serves the next", async () => {
+    const stop = new AbortController();
+    // The call shows the action is running; the loop after it never yields to the worker's messages.
+    const started: CallRouter = (calls, signal) => {
+      setImmediate(() => stop.abort());
+      return normal(calls, signal);
+    };
+    const restarts = host.restarts;
+    const o = await act(`${WF} await workflows.list(); for (;;) {}`, {
+      router: started,
+      limits: { timeout_ms: 60_000 },
+      signal: stop.signal,
+    });
+    expect(o.error?.code).toBe("cancelled");
+    expect(host.restarts).toBe(restarts);
     await expectServesNext();
   });
 

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import { NodeSandboxHost } from "../../server-bridge/sandbox/host.ts";
-import type { CallRouter, GuestCall } from "../../server-bridge/sandbox/router.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
 
@@ -127,8 +127,7 @@ afterAll(async () => {
 });
 
 async function act(source: string, limits: LimitOverrides = {}): Promise<Observation> {
-  const { observation } = await host.runAction({
-    action: source,
+  const { observation } = await host.run(source, {
     mounted: MODULES,
     packs: [],
     router,

@@ -12,6 +12,7 @@
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import { AnswerGroup } from "../../shared/protocol/server.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
+import type { ActionExecutor } from "../../shared/sandbox/executor.ts";
 import { api, overWebSocket } from "./api.ts";
 import type { EditorController } from "./editor/controller.ts";
 import { MessageTooLargeError, resend } from "./resend.ts";
@@ -19,8 +20,8 @@ import { SettleBatcher } from "./settle-batcher.ts";
 import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
-export interface SandboxClient {
-  run(code: string): Promise<{ observation: Observation; notice?: string }>;
+/** The page's executor (shared/sandbox/executor.ts): `run` never rejects; a notice says the worker was replaced. */
+export interface SandboxClient extends ActionExecutor<void, { observation: Observation; notice?: string }> {
   cancel(): void;
 }
 

@@ -64,6 +64,8 @@ export async function runAction(options: {
   const calls = new CallBridge({ ctx: context, clock, maxCalls: limits.maxCalls });
   try {
     const interrupt = () => {
+      // A stop the host wrote to shared memory: a cancel that reaches even a synchronous loop.
+      if (!cancelled && io.sliceWatch?.stopRequested?.()) cancelled = true;
       if (!cancelled && !clock.expired()) return false;
       interrupted = true;
       return true;

@@ -14,6 +14,8 @@ export interface SliceWatch {
   /** A synchronous slice starts; it must end before `deadline` (epoch ms). */
   begin(deadline: number): void;
   end(): void;
+  /** Whether the host asked, through shared memory, to stop the action now running. */
+  stopRequested?(): boolean;
 }
 
 /** Runs each `fn` as one synchronous VM slice, announced to `watch` with the deadline of the moment. */
@@ -28,13 +30,18 @@ export function watchedSlices(watch: SliceWatch | undefined, deadline: () => num
   };
 }
 
-/** Writes slice deadlines into shared memory for the watchdog (index 0; 0 = no slice running). */
+/**
+ * Writes slice deadlines into shared memory for the watchdog (index 0; 0 = no slice running) and reads
+ * the host's stop request (index 1, when the buffer has it: shared/sandbox/watchdog.ts).
+ */
 export function sharedSliceWatch(buffer: SharedArrayBuffer): SliceWatch {
   const cells = new BigInt64Array(buffer);
-  return {
+  const watch: SliceWatch = {
     begin: (deadline) => Atomics.store(cells, 0, BigInt(Math.ceil(deadline))),
     end: () => Atomics.store(cells, 0, 0n),
   };
+  if (cells.length > 1) watch.stopRequested = () => Atomics.load(cells, 1) !== 0n;
+  return watch;
 }
 
 export class ActionClock {

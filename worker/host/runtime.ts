@@ -19,7 +19,7 @@ import {
   type QuickJSSyncVariant,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import type { CallBatch, CallSettlement, RunResponse } from "../../shared/protocol/worker.ts";
+import type { CallBatch, CallSettlement, RunResponse, SandboxStats } from "../../shared/protocol/worker.ts";
 import { RunRequest } from "../../shared/protocol/worker.ts";
 import { analyseAction } from "../../shared/sandbox/imports.ts";
 import { type ActionControl, type ActionOutcome, runAction } from "./action.ts";
@@ -46,19 +46,10 @@ export interface SandboxHostOptions {
   sendCalls(batch: CallBatch): Promise<void>;
   sliceWatch?: SliceWatch;
   yieldToHost?: () => Promise<void>;
-}
-
-export interface SandboxStats {
-  /** Runtimes serving an action (0 between actions). */
-  liveRuntimes: number;
-  /** A used runtime not yet disposed (0 or 1; disposed as soon as the worker is idle). */
-  retiredRuntimes: number;
-  /** Fresh runtimes made ready for the next action (0 or 1). */
-  preparedRuntimes: number;
-  /** How many times the wasm module was instantiated (1 + rebuilds after faults). */
-  builds: number;
-  actions: number;
-  wasmBytes: number;
+  /** Runs the idle work (free the last runtime, prepare the next) soon; default a zero-delay timer. */
+  whenIdle?: (work: () => void) => void;
+  /** Told each time a fresh runtime is ready for the next action (the host may prefer this worker). */
+  onPrepared?: () => void;
 }
 
 export class SandboxHost {
@@ -75,7 +66,7 @@ export class SandboxHost {
   #retired: PreparedRuntime | undefined;
   #idleScheduled = false;
   /** Counters; the rest of `stats()` is read off the host's state when asked. */
-  #stats = { liveRuntimes: 0, builds: 0, actions: 0 };
+  #stats = { liveRuntimes: 0, builds: 0, actions: 0, disposeFailures: 0 };
   #disposed = false;
 
   constructor(options: SandboxHostOptions) {
@@ -87,6 +78,15 @@ export class SandboxHost {
   async warm(): Promise<void> {
     const module = await this.#ensureModule();
     this.#prepared ??= this.#prepare(module);
+  }
+
+  /**
+   * Does the idle work now, when no action runs (the last runtime freed, the next one prepared), and
+   * answers the counters: the leak check after a hostile action (tests/hostile) reads these.
+   */
+  tidy(): SandboxStats {
+    if (!this.#current && !this.#disposed) this.#idleWork();
+    return this.stats();
   }
 
   /** Runs one action; queued behind any action already running. Never rejects for guest failures. */
@@ -169,6 +169,7 @@ export class SandboxHost {
     try {
       retired.dispose();
     } catch {
+      this.#stats.disposeFailures++;
       this.#resetModule();
     }
   }
@@ -177,19 +178,26 @@ export class SandboxHost {
   #whenIdle(): void {
     if (this.#idleScheduled) return;
     this.#idleScheduled = true;
-    setTimeout(() => {
+    const schedule = this.#options.whenIdle ?? ((work) => setTimeout(work, 0));
+    schedule(() => {
       this.#idleScheduled = false;
       if (this.#disposed || this.#current) return;
-      this.#disposeRetired();
-      const module = this.#module;
-      if (!module || this.#prepared) return;
-      try {
-        this.#prepared = this.#prepare(module);
-      } catch {
-        // A module that cannot even run setup is rebuilt by the next action.
-        this.#resetModule();
-      }
-    }, 0);
+      this.#idleWork();
+    });
+  }
+
+  #idleWork(): void {
+    this.#disposeRetired();
+    const module = this.#module;
+    if (!module || this.#prepared) return;
+    try {
+      this.#prepared = this.#prepare(module);
+    } catch {
+      // A module that cannot even run setup is rebuilt by the next action.
+      this.#resetModule();
+      return;
+    }
+    this.#options.onPrepared?.();
   }
 
   #resetModule(): void {

@@ -31,6 +31,7 @@ export function serveSandbox(
     run: (request) => host.run(request),
     cancel: async (request) => host.cancel(CancelRequest.parse(request).run_id),
     settle: async (settlement) => host.settle(CallSettlement.parse(settlement)),
+    stats: async () => host.tidy(),
   };
   exposeAllowlisted(api, options.workerEndpoint, WORKER_API_NAMES);
   return host;
