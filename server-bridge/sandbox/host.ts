@@ -5,8 +5,11 @@
  *
  * The watchdog terminates the worker when a synchronous VM slice overruns its deadline; every call
  * pending on it rejects at once (the channel), the action answers `timeout`, and a fresh worker takes
- * its place. A worker that dies for any other reason (a QuickJS abort, its JavaScript heap exhausted,
- * a crash) takes down only itself: the action answers `run_ended` and the next one gets a new worker.
+ * its place. A worker that dies for any other reason (a crash, an uncaught host fault) takes down only
+ * itself: the action answers `run_ended` and a new worker is started at once for the next one. (A
+ * QuickJS abort, such as freeing a runtime with an object still alive, is caught inside the worker,
+ * which rebuilds its module. No heap limit is set on the worker: Node ends the whole process, not the
+ * worker, when some allocations cross one; the guest's data is bounded where it enters instead.)
  * The worker says when its next runtime is prepared, so a pool can prefer a worker that is ready.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
@@ -38,8 +41,6 @@ export interface NodeSandboxOptions {
   wasmMaxBytes?: number;
   /** The worker's native stack; generous so QuickJS's own stack limit is always hit first. */
   stackSizeMb?: number;
-  /** The worker's JavaScript heap (not the guest's memory, which is bounded in wasm): past it, the worker dies alone. */
-  maxHeapMb?: number;
 }
 
 /** What the Node sandbox needs beside the action's source. */
@@ -75,7 +76,6 @@ interface Slot {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_CREDIT_MS = 5 * 60_000;
-const DEFAULT_HEAP_MB = 256;
 const NO_TIMINGS: RunResponse["timings"] = { setup_ms: 0, total_ms: 0, prepare_ms: 0, prepared_ahead: false };
 
 export class NodeSandboxHost implements NodeExecutor {
@@ -162,10 +162,7 @@ export class NodeSandboxHost implements NodeExecutor {
         wasmMaxBytes: this.#options.wasmMaxBytes,
       },
       transferList: [port2],
-      resourceLimits: {
-        stackSizeMb: this.#options.stackSizeMb ?? 32,
-        maxOldGenerationSizeMb: this.#options.maxHeapMb ?? DEFAULT_HEAP_MB,
-      },
+      resourceLimits: { stackSizeMb: this.#options.stackSizeMb ?? 32 },
     });
     const channel = connectRemote(nodeEndpoint(worker), WORKER_API_NAMES, 60_000);
     const stopHost = exposeAllowlisted(

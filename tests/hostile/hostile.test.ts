@@ -1,8 +1,9 @@
 /**
  * Hostile guests, through the real worker thread (watchdog, termination, replacement). Each case
- * asserts the contained outcome and that the host then serves the next action.
+ * asserts the contained outcome and that the host then serves the next action, and ends with a leak
+ * check: the worker freed every runtime it used (QuickJS aborts freeing one with an object still alive).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import { defaultLibrary } from "../../server-bridge/packs/index.ts";
 import { NodeSandboxHost } from "../../server-bridge/sandbox/host.ts";
@@ -11,6 +12,7 @@ import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import { headlessGate } from "../../shared/gate/headless.ts";
 import type { LimitOverrides } from "../../shared/protocol/worker.ts";
 import { memoryRouter, memoryRun } from "../sandbox/harness.ts";
+import { expectNoLeak } from "./leak-check.ts";
 
 const WF = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";`;
 let host: NodeSandboxHost;
@@ -22,6 +24,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await host.dispose();
+});
+afterEach(async () => {
+  await expectNoLeak(host);
 });
 
 async function act(
@@ -159,6 +164,63 @@ describe("calls at the edges of a run", () => {
     );
     expect(o).toMatchObject({ ok: true, result: "done" });
     expect(seen).toHaveLength(0);
+    await expectServesNext();
+  });
+});
+
+describe("lifetimes: every runtime is freed, whatever was pending when the action ended", () => {
+  const slow =
+    (ms: number): CallRouter =>
+    (calls) =>
+      calls.map(() => new Promise<InvokeResult>((resolve) => setTimeout(() => resolve({ ok: true, value: 1 }), ms)));
+
+  it.each([
+    [
+      "a timeout with 200 calls in flight",
+      `${WF} for (let i = 0; i < 200; i++) workflows.list(); for (;;) await null;`,
+      "timeout",
+    ],
+    [
+      "a deadlock once 200 calls settled",
+      `${WF} for (let i = 0; i < 200; i++) workflows.list(); await new Promise(() => {});`,
+      "action_failed",
+    ],
+    [
+      "a throw with calls in flight",
+      `${WF} workflows.list(); workflows.list(); throw new Error("x");`,
+      "action_failed",
+    ],
+    ["a result while a call is in flight (settled after the end)", `${WF} workflows.list(); export default 1;`, "ok"],
+    [
+      "a result too large with a call in flight",
+      `${WF} workflows.list(); export default "x".repeat(3e6);`,
+      "result_too_large",
+    ],
+    ["a stack overflow inside console.log", `function f() { console.log(1); f(); } f();`, "memory_limit"],
+    [
+      // Whatever it ends with (the guest can no longer allocate even its results), it ends.
+      "calls made after memory is exhausted",
+      `${WF} const keep = []; try { for (;;) keep.push({ at: keep.length }); } catch {}
+      const all = []; for (let i = 0; i < 100; i++) all.push(workflows.list());
+      export default (await Promise.allSettled(all)).length;`,
+      "failed",
+    ],
+  ])("%s", async (_label, action, outcome) => {
+    const o = await act(action, { router: slow(100), limits: { timeout_ms: 2000, approval_credit_ms: 0 } });
+    expect(o.ok ? "ok" : outcome === "failed" ? "failed" : o.error?.code).toBe(outcome);
+    // Let late settlements arrive at a worker whose action is over.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await expectServesNext();
+  });
+
+  it("refuses arguments that would put more than 64 MiB of JSON in flight, without copying them out", async () => {
+    const o = await act(
+      `${WF} const big = "x".repeat(30_000_000);
+      const calls = [workflows.create({ name: big }), workflows.create({ name: big }), workflows.create({ name: big })];
+      export default (await Promise.allSettled(calls)).map((c) => c.status === "fulfilled" ? "ok" : c.reason.code);`,
+      { router: slow(50), limits: { memory_bytes: 200 << 20 } },
+    );
+    expect(o.result).toEqual(["ok", "ok", "invalid_call"]);
     await expectServesNext();
   });
 });

@@ -8,11 +8,12 @@
  * object after a slice: a result whose getters hang ends in `timeout`, and the worker serves the next.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import { NodeSandboxHost } from "../../server-bridge/sandbox/host.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
+import { expectNoLeak } from "./leak-check.ts";
 
 /** The module's code without its comments (which name builtins it deliberately does not capture). */
 const INTRINSICS = readFileSync(new URL("../../worker/guest/intrinsics.js", import.meta.url), "utf8")
@@ -124,6 +125,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await host.dispose();
+});
+afterEach(async () => {
+  await expectNoLeak(host);
 });
 
 async function act(source: string, limits: LimitOverrides = {}): Promise<Observation> {

@@ -6,7 +6,10 @@
  * decodes (values stay in the boundary encoding end to end; the worker never interprets them).
  *
  * Refused here, without leaving the worker: calls over the per-action cap, calls once the action's
- * deadline has passed, and calls after the action ended (the runtime is gone by then anyway).
+ * deadline has passed, calls after the action ended (the runtime is gone by then anyway), and
+ * arguments that would put more than MAX_ARGS_IN_FLIGHT_CHARS of JSON in flight: what a guest sends
+ * is copied out of its bounded wasm memory into the worker's and the host's heaps, which nothing else
+ * bounds.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
 import { PACK_PREFIX } from "../../shared/capabilities/table.ts";
@@ -18,7 +21,12 @@ interface PendingCall {
   deferred: QuickJSDeferredPromise;
   capability: string;
   started: number;
+  /** Characters of argument JSON this call holds in flight. */
+  chars: number;
 }
+
+/** The most argument JSON (characters) one action may have issued and not yet had answered. */
+export const MAX_ARGS_IN_FLIGHT_CHARS = 64 * 1024 * 1024;
 
 export interface CallRecordOut {
   capability: string;
@@ -40,6 +48,7 @@ export class CallBridge {
   readonly #pending = new Map<string, PendingCall>();
   #outbox: WireCall[] = [];
   #issued = 0;
+  #inFlightChars = 0;
   #ended = false;
 
   constructor(options: { ctx: QuickJSContext; clock: ActionClock; maxCalls: number }) {
@@ -54,7 +63,7 @@ export class CallBridge {
 
   /** The guest-facing `call(module, name, argsJson)`: a guest promise; never throws into the guest. */
   call(module: string, name: string, argsJson: string): QuickJSHandle {
-    const refusal = this.#refusal(name);
+    const refusal = this.#refusal(name) ?? this.#tooMuch(name, argsJson.length);
     if (refusal) return this.#settledNow(name, refusal);
     let args: unknown;
     try {
@@ -68,7 +77,13 @@ export class CallBridge {
     this.#issued++;
     const callId = String(this.#issued);
     const deferred = this.#ctx.newPromise();
-    this.#pending.set(callId, { deferred, capability: label(module, name), started: performance.now() });
+    this.#inFlightChars += argsJson.length;
+    this.#pending.set(callId, {
+      deferred,
+      capability: label(module, name),
+      started: performance.now(),
+      chars: argsJson.length,
+    });
     this.#outbox.push({ call_id: callId, module, export: name, args });
     return deferred.handle;
   }
@@ -85,6 +100,14 @@ export class CallBridge {
       );
     }
     return undefined;
+  }
+
+  #tooMuch(name: string, chars: number): FailurePayload | undefined {
+    if (this.#inFlightChars + chars <= MAX_ARGS_IN_FLIGHT_CHARS) return undefined;
+    return failure(
+      "invalid_call",
+      `${name}: its arguments are ${chars} characters of JSON, and at most ${MAX_ARGS_IN_FLIGHT_CHARS} may be in flight at once (${this.#inFlightChars} are). Await earlier calls first, or send less per call (large files: assets).`,
+    );
   }
 
   /** A call refused inside the worker: a guest promise already resolved with the failure. */
@@ -111,6 +134,7 @@ export class CallBridge {
       const pending = this.#pending.get(result.call_id);
       if (!pending) continue; // answered already, or the call was abandoned
       this.#pending.delete(result.call_id);
+      this.#inFlightChars -= pending.chars;
       const record: CallRecordOut = {
         capability: pending.capability,
         ok: result.ok,
@@ -143,6 +167,7 @@ export class CallBridge {
       pending.deferred.dispose();
     }
     this.#pending.clear();
+    this.#inFlightChars = 0;
     this.#outbox = [];
     return ids;
   }
