@@ -13,7 +13,6 @@
  * The worker says when its next runtime is prepared, so a pool can prefer a worker that is ready.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { newId } from "../../shared/gate/approvals.ts";
 import { isCodedError } from "../../shared/protocol/errors.ts";
 import {
   CallBatch,
@@ -58,6 +57,8 @@ export interface NodeRunOptions {
 
 export interface ActionRun extends ExecutedAction {
   timings: RunResponse["timings"];
+  /** Which of a pool's workers ran it (0-based; absent when it never reached one). */
+  worker?: number;
 }
 
 /** A Node sandbox: one host, or the pool over several (pool.ts). */
@@ -81,7 +82,9 @@ const NO_TIMINGS: RunResponse["timings"] = { setup_ms: 0, total_ms: 0, prepare_m
 export class NodeSandboxHost implements NodeExecutor {
   readonly #options: NodeSandboxOptions;
   readonly #workerFile: string;
-  readonly #routers = new Map<string, { router: CallRouter; signal: AbortSignal }>();
+  /** The router of each action in flight, and the signal its calls get (made when the first call arrives). */
+  readonly #routers = new Map<string, { router: CallRouter; controller?: AbortController }>();
+  #runs = 0;
   #slot: Slot | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #queued = 0;
@@ -229,10 +232,11 @@ export class NodeSandboxHost implements NodeExecutor {
     const entry = this.#routers.get(batch.run_id);
     const slot = this.#slot;
     if (!entry || !slot) return;
+    entry.controller ??= new AbortController();
     serveBatch({
       batch,
       router: entry.router,
-      signal: entry.signal,
+      signal: entry.controller.signal,
       settle: (settlement) => {
         slot.channel.call("settle", settlement, { timeoutMs: 10_000 }).catch(() => undefined);
       },
@@ -250,9 +254,10 @@ export class NodeSandboxHost implements NodeExecutor {
     const slot = this.#ensureSlot();
     await slot.started;
     slot.prepared = false;
-    const runId = newId("act");
-    const controller = new AbortController();
-    this.#routers.set(runId, { router: options.router, signal: controller.signal });
+    // Unique among this host's actions, which is all a run id has to be on its channel.
+    const runId = `act_${++this.#runs}`;
+    const entry: { router: CallRouter; controller?: AbortController } = { router: options.router };
+    this.#routers.set(runId, entry);
     const limits = { ...this.#options.limits, ...options.limits };
     // Through shared memory (read by the interrupt handler, so it stops a synchronous loop too) and by
     // message (which wakes an action that is waiting on its calls).
@@ -301,7 +306,7 @@ export class NodeSandboxHost implements NodeExecutor {
           );
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
-      controller.abort();
+      entry.controller?.abort();
       this.#routers.delete(runId);
     }
   }

@@ -50,6 +50,8 @@ interface Worker {
   host: NodeSandboxHost | undefined;
   starting: Promise<NodeSandboxHost | undefined> | undefined;
   busy: boolean;
+  /** When its last action ended: the free worker that has been free longest is the likeliest prepared. */
+  freedAt: number;
 }
 
 /** The default pool size: the number of cores, at least 2 (one runaway must leave a worker free). */
@@ -74,7 +76,12 @@ export class SandboxPool implements NodeExecutor<PoolRunOptions> {
     this.workers = Math.max(1, options.workers ?? defaultWorkers());
     this.userMax = Math.min(Math.max(1, options.userMax ?? this.workers - 1), Math.max(1, this.workers - 1));
     this.#sandbox = options.sandbox ?? {};
-    this.#slots = Array.from({ length: this.workers }, () => ({ host: undefined, starting: undefined, busy: false }));
+    this.#slots = Array.from({ length: this.workers }, () => ({
+      host: undefined,
+      starting: undefined,
+      busy: false,
+      freedAt: 0,
+    }));
   }
 
   /** Whether any worker has been started (none is until an action or `warm` needs one). */
@@ -149,10 +156,18 @@ export class SandboxPool implements NodeExecutor<PoolRunOptions> {
     }
   }
 
-  /** A free started worker (one with its runtime prepared first), else one not yet started. */
+  /**
+   * A free started worker: one whose next runtime is prepared, else the one free the longest (its
+   * preparation, begun when its last action ended, is the nearest to done); else one not yet started.
+   */
   #freeSlot(): Worker | undefined {
-    const free = this.#slots.filter((slot) => !slot.busy && slot.host && !slot.starting);
-    return free.find((slot) => slot.host?.ready) ?? free[0] ?? this.#slots.find((slot) => !slot.busy && !slot.host);
+    let best: Worker | undefined;
+    for (const slot of this.#slots) {
+      if (slot.busy || !slot.host || slot.starting) continue;
+      if (slot.host.ready) return slot;
+      if (!best || slot.freedAt < best.freedAt) best = slot;
+    }
+    return best ?? this.#slots.find((slot) => !slot.busy && !slot.host);
   }
 
   /** The waiting user served longest ago (never first), under the cap: their next action, dequeued. */
@@ -191,6 +206,7 @@ export class SandboxPool implements NodeExecutor<PoolRunOptions> {
     this.#spare();
     void this.#runOn(slot, waiting).then((run) => {
       slot.busy = false;
+      slot.freedAt = performance.now();
       const left = (this.#running.get(user) ?? 1) - 1;
       if (left > 0) this.#running.set(user, left);
       else this.#running.delete(user);
@@ -208,7 +224,7 @@ export class SandboxPool implements NodeExecutor<PoolRunOptions> {
       return ended(waiting.queuedAt, "run_ended", why);
     }
     const { user: _user, ...options } = waiting.options;
-    return host.run(waiting.action, options);
+    return { ...(await host.run(waiting.action, options)), worker: this.#slots.indexOf(slot) };
   }
 
   /** Keeps one started worker free when there is room, so the next user does not wait for a cold start. */

@@ -113,8 +113,8 @@ const shimCache = new Map<string, string>();
 /**
  * The `nodetool` global's value: a shim over the same bridge calls as the facades, for mounted
  * namespaces only (`nodetool.workflows.list(...)` is `workflows.list(...)`). Setup evaluates this module
- * the first time an action reads `nodetool` (never on a start that does not); the bridge's `shim`
- * builds each namespace object when first touched, from a method table kept as one string literal
+ * the first time an action reads `nodetool` (never on a start that does not); `shim`
+ * (worker/guest/namespaces.js) builds each namespace object when first touched, from a method table kept as one string literal
  * (cheap to compile). The source depends only on the mount set and is generated once per set.
  */
 export function nodetoolShimSource(mounted: readonly string[]): string {
@@ -127,7 +127,7 @@ export function nodetoolShimSource(mounted: readonly string[]): string {
     if (module) table[name] = [moduleSpecifier(name), module.specs.map((s) => [s.method, s.name])];
   }
   source = [
-    `import { shim } from ${JSON.stringify(BRIDGE_SPECIFIER)};`,
+    `import { shim } from "${INTERNAL_PREFIX}namespaces";`,
     `export default shim(${JSON.stringify(JSON.stringify(table))});`,
   ].join("\n");
   if (shimCache.size > 64) shimCache.clear();

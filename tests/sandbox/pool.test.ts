@@ -59,6 +59,17 @@ describe("the sandbox pool", () => {
     expect(order).toEqual(["A1", "B1", "C1", "A2", "B2", "A3"]);
   });
 
+  it("sends an action to a worker whose runtime is prepared, not to the one still preparing after the last", async () => {
+    await using pool = new SandboxPool({ workers: 2 });
+    await pool.warm();
+    const first = await pool.run("export default 1;", options("A"));
+    // The worker that ran `first` is preparing its next runtime now; the other one has one ready.
+    const second = await pool.run("export default 2;", options("A"));
+    expect(second.worker).not.toBe(first.worker);
+    expect([first.timings.prepared_ahead, second.timings.prepared_ahead]).toEqual([true, true]);
+    expect(second.observation).toMatchObject({ ok: true, result: 2 });
+  });
+
   it("ends a wait at once when it is cancelled, and answers every waiting action on shutdown", async () => {
     const pool = new SandboxPool({ workers: 1, sandbox: { graceMs: 300 } });
     const busy = pool.run("while (1) {}", options("A", { limits: { timeout_ms: 20_000 } }));

@@ -6,9 +6,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tokenizer } from "acorn";
 import { describe, expect, it } from "vitest";
 import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import { facadeSource, nodetoolShimSource } from "../../shared/sandbox/facade.ts";
+import { withoutComments } from "../../worker/host/guest-sources.ts";
 import { guestLint } from "./guest-lint.ts";
 
 const GUEST = fileURLToPath(new URL("../../worker/guest/", import.meta.url));
@@ -18,6 +20,18 @@ describe("guest modules", () => {
 
   it.each(files)("%s uses only captured intrinsics", (file) => {
     expect(guestLint(readFileSync(join(GUEST, file), "utf8"))).toEqual([]);
+  });
+
+  it.each([...files, "intrinsics.js"])("%s ships without its comments, token for token the same", (file) => {
+    const source = readFileSync(join(GUEST, file), "utf8");
+    const tokens = (text: string) =>
+      [...tokenizer(text, { ecmaVersion: "latest", sourceType: "module" })].map((t) => [
+        t.type.label,
+        (t as { value?: unknown }).value,
+      ]);
+    const shipped = withoutComments(source);
+    expect(shipped.length).toBeLessThan(source.length);
+    expect(tokens(shipped)).toEqual(tokens(source));
   });
 
   it("covers every guest module but the one that captures", () => {

@@ -4,16 +4,7 @@
 // host put them on). The value encoder loads on first use, synchronously through the host's `load`
 // (no promise an action could get in the way of): an action that makes no call never pays for it.
 import { CapabilityError } from "nodetool:errors";
-import {
-  defineField,
-  Global,
-  JSONParse,
-  ObjectDefineProperty,
-  ObjectFreeze,
-  ObjectKeys,
-  ProxyCtor,
-  ReflectGet,
-} from "nodetool:intrinsics";
+import { Global, JSONParse, ObjectFreeze, ProxyCtor, ReflectGet } from "nodetool:intrinsics";
 
 const hostCall = Global.__nodetool_host.call;
 const hostLoad = Global.__nodetool_host.load;
@@ -65,32 +56,4 @@ export function guard(module, namespace) {
       throw new CapabilityError(JSONParse(hostMissing(module, key)));
     },
   });
-}
-
-/**
- * The `nodetool` global's value (shared/sandbox/facade.ts generates the table): one getter per
- * mounted namespace, each building its frozen object of methods when first touched.
- */
-export function shim(tableText) {
-  const table = JSONParse(tableText);
-  const out = {};
-  const names = ObjectKeys(table);
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    let built;
-    ObjectDefineProperty(out, name, {
-      enumerable: true,
-      get() {
-        if (!built) {
-          const entry = table[name];
-          const methods = entry[1];
-          built = {};
-          for (let j = 0; j < methods.length; j++) defineField(built, methods[j][0], bind(entry[0], methods[j][1]));
-          built = guard(entry[0], ObjectFreeze(built));
-        }
-        return built;
-      },
-    });
-  }
-  return ObjectFreeze(out);
 }

@@ -8,6 +8,10 @@
  * the tree; composing drops their imports of each other (so their top-level names must not clash), and
  * the loader resolves `nodetool:intrinsics`, `nodetool:errors` and `nodetool:bridge` to the composed
  * setup module. The intrinsics come first: they are captured before anything else runs.
+ *
+ * Whole-line comments are dropped before the sources are shipped: every runtime compiles the setup
+ * module again, and a third of its text is comments. (The guest files keep every comment at the start
+ * of a line; guest-intrinsics.test.ts parses the files as they are, so this stays true.)
  */
 import batch from "../guest/batch.js?raw";
 import bridge from "../guest/bridge.js?raw";
@@ -16,6 +20,7 @@ import format from "../guest/format.js?raw";
 import graphModel from "../guest/graph-model.js?raw";
 import helpers from "../guest/helpers.js?raw";
 import intrinsics from "../guest/intrinsics.js?raw";
+import namespaces from "../guest/namespaces.js?raw";
 import setup from "../guest/setup.js?raw";
 import values from "../guest/values.js?raw";
 
@@ -25,8 +30,16 @@ export const MERGED_INTO_SETUP: ReadonlySet<string> = new Set(["intrinsics", "er
 /** One (possibly multi-line) `import {...} from "nodetool:<merged>";` statement. */
 const MERGED_IMPORT = /^import [^;]*? from "nodetool:(intrinsics|errors|bridge)";\n/gm;
 
+const LINE_COMMENT = /^[ \t]*\/\/.*\n/gm;
+const BLOCK_COMMENT = /^[ \t]*\/\*[\s\S]*?\*\/[ \t]*\n/gm;
+
+/** The source without its whole-line comments. */
+export function withoutComments(source: string): string {
+  return source.replace(BLOCK_COMMENT, "").replace(LINE_COMMENT, "");
+}
+
 function composeSetup(parts: readonly string[]): string {
-  return parts.map((part) => part.replace(MERGED_IMPORT, "")).join("\n");
+  return parts.map((part) => withoutComments(part).replace(MERGED_IMPORT, "")).join("\n");
 }
 
 /** `nodetool:setup`, evaluated first in every action's context. */
@@ -34,10 +47,11 @@ export const SETUP_SOURCE = composeSetup([intrinsics, errors, bridge, setup]);
 
 /** By module name after `nodetool:`. */
 export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
-  batch,
-  format,
-  "graph-model": graphModel,
-  helpers,
+  batch: withoutComments(batch),
+  format: withoutComments(format),
+  "graph-model": withoutComments(graphModel),
+  helpers: withoutComments(helpers),
+  namespaces: withoutComments(namespaces),
   setup: SETUP_SOURCE,
-  values,
+  values: withoutComments(values),
 });
