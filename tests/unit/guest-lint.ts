@@ -134,7 +134,12 @@ export function guestLint(source: string, methods: ReadonlySet<string> = builtin
         break;
       case "CallExpression": {
         const callee = node.callee as AstNode;
-        if (callee.type === "MemberExpression" && !callee.computed) {
+        // `this.#replace()` is the class's own private method, not a builtin's.
+        if (
+          callee.type === "MemberExpression" &&
+          !callee.computed &&
+          (callee.property as AstNode).type === "Identifier"
+        ) {
           const name = (callee.property as AstNode).name as string;
           if (methods.has(name)) found.push(`${at(node)} .${name}() is a builtin method the action can replace`);
         }

@@ -28,6 +28,7 @@ const getter = (object, key) => uncurryThis(Object.getOwnPropertyDescriptor(obje
 export const Global = globalThis;
 export const ProxyCtor = Proxy;
 export const ReflectGet = Reflect.get;
+export const SymbolIterator = Symbol.iterator;
 
 export const JSONParse = JSON.parse;
 export const JSONStringify = JSON.stringify;
@@ -36,6 +37,7 @@ export const ObjectKeys = Object.keys;
 export const ObjectDefineProperty = Object.defineProperty;
 export const ObjectDefineProperties = Object.defineProperties;
 export const ObjectFreeze = Object.freeze;
+export const ObjectCtor = Object;
 export const ObjectCreate = Object.create;
 export const ObjectSetPrototypeOf = Object.setPrototypeOf;
 
@@ -56,6 +58,10 @@ export const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
 export const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 export const StringPrototypeRepeat = uncurryThis(String.prototype.repeat);
 export const StringFromCharCode = String.fromCharCode;
+export const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
+export const NumberPrototypeValueOf = uncurryThis(Number.prototype.valueOf);
+export const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);
+export const NumberPrototypeToString = uncurryThis(Number.prototype.toString);
 
 export const NumberCtor = Number;
 export const NumberIsFinite = Number.isFinite;
@@ -65,7 +71,10 @@ export const MathMin = Math.min;
 export const MathMax = Math.max;
 export const MathFloor = Math.floor;
 
+export const RegExpCtor = RegExp;
 export const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
+export const RegExpPrototypeGetSource = getter(RegExp.prototype, "source");
+export const RegExpPrototypeGetFlags = getter(RegExp.prototype, "flags");
 
 export const MapCtor = Map;
 export const MapPrototypeGet = uncurryThis(Map.prototype.get);
@@ -80,9 +89,35 @@ export const SetCtor = Set;
 export const SetPrototypeHas = uncurryThis(Set.prototype.has);
 export const SetPrototypeAdd = uncurryThis(Set.prototype.add);
 export const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
+export const SetPrototypeForEach = uncurryThis(Set.prototype.forEach);
+export const DateCtor = Date;
 
 export const ErrorCtor = Error;
 export const TypeErrorCtor = TypeError;
+/** The error and typed-array constructors by name, as they were at setup. */
+export const ErrorCtors = ObjectFreeze({
+  Error,
+  EvalError,
+  RangeError,
+  ReferenceError,
+  SyntaxError,
+  TypeError,
+  URIError,
+});
+export const TypedArrayCtors = ObjectFreeze({
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+  DataView,
+});
 
 export const Uint8ArrayCtor = Uint8Array;
 export const Int16ArrayCtor = Int16Array;
@@ -91,6 +126,12 @@ const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
 export const TypedArrayPrototypeGetLength = getter(TypedArrayPrototype, "length");
 export const TypedArrayPrototypeFill = uncurryThis(TypedArrayPrototype.fill);
 const TypedArrayPrototypeGetTag = getter(TypedArrayPrototype, Symbol.toStringTag);
+const TypedArrayPrototypeGetBuffer = getter(TypedArrayPrototype, "buffer");
+const TypedArrayPrototypeGetByteOffset = getter(TypedArrayPrototype, "byteOffset");
+const TypedArrayPrototypeGetByteLength = getter(TypedArrayPrototype, "byteLength");
+const DataViewPrototypeGetBuffer = getter(DataView.prototype, "buffer");
+const DataViewPrototypeGetByteOffset = getter(DataView.prototype, "byteOffset");
+const DataViewPrototypeGetByteLength = getter(DataView.prototype, "byteLength");
 const ArrayBufferPrototypeGetByteLength = getter(ArrayBuffer.prototype, "byteLength");
 const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
 export const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
@@ -102,9 +143,29 @@ export function isInstanceOf(value, Ctor) {
   return hasInstance(Ctor, value);
 }
 
+/** A typed array's kind ("Uint8Array", "Float64Array", ...) by its internal slot; undefined for anything else. */
+export function typedArrayName(value) {
+  return ArrayBufferIsView(value) ? TypedArrayPrototypeGetTag(value) : undefined;
+}
+
 /** A real Uint8Array (by its internal slot, not its prototype). */
 export function isUint8Array(value) {
   return ArrayBufferIsView(value) && TypedArrayPrototypeGetTag(value) === "Uint8Array";
+}
+
+/** The ArrayBuffer under a typed array. */
+export function bufferOf(typedArray) {
+  return TypedArrayPrototypeGetBuffer(typedArray);
+}
+
+/** The bytes a typed array or a DataView looks at, as a Uint8Array over the same memory. */
+export function viewBytes(view) {
+  if (TypedArrayPrototypeGetTag(view) !== undefined) {
+    const buffer = TypedArrayPrototypeGetBuffer(view);
+    return new Uint8ArrayCtor(buffer, TypedArrayPrototypeGetByteOffset(view), TypedArrayPrototypeGetByteLength(view));
+  }
+  const buffer = DataViewPrototypeGetBuffer(view);
+  return new Uint8ArrayCtor(buffer, DataViewPrototypeGetByteOffset(view), DataViewPrototypeGetByteLength(view));
 }
 
 /** A real ArrayBuffer (not a SharedArrayBuffer, not an object that inherits from its prototype). */

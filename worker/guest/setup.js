@@ -72,18 +72,36 @@ ObjectDefineProperties(Global, {
   CapabilityError: hidden(CapabilityError),
 });
 
-// Read once, then an ordinary data property like the rest (an assignment replaces it unread).
-ObjectDefineProperty(Global, "nodetool", {
-  configurable: true,
-  enumerable: false,
-  get() {
-    const shim = host.load("shim").default;
-    ObjectDefineProperty(Global, "nodetool", hidden(shim));
-    return shim;
-  },
-  set(value) {
-    ObjectDefineProperty(Global, "nodetool", hidden(value));
-  },
+// A global made on first read, then an ordinary data property like the rest (an assignment replaces
+// it unread): its module is evaluated only by an action that uses it.
+function lazyGlobal(name, load) {
+  ObjectDefineProperty(Global, name, {
+    configurable: true,
+    enumerable: false,
+    get() {
+      const value = load();
+      ObjectDefineProperty(Global, name, hidden(value));
+      return value;
+    },
+    set(value) {
+      ObjectDefineProperty(Global, name, hidden(value));
+    },
+  });
+}
+
+const fromModule = (module, name) => () => host.load(module)[name];
+lazyGlobal("nodetool", fromModule("shim", "default"));
+lazyGlobal("TextEncoder", fromModule("encoding", "TextEncoder"));
+lazyGlobal("TextDecoder", fromModule("encoding", "TextDecoder"));
+lazyGlobal("atob", fromModule("encoding", "atob"));
+lazyGlobal("btoa", fromModule("encoding", "btoa"));
+lazyGlobal("URL", fromModule("url", "URL"));
+lazyGlobal("URLSearchParams", fromModule("url", "URLSearchParams"));
+lazyGlobal("structuredClone", fromModule("clone", "structuredClone"));
+lazyGlobal("crypto", () => {
+  const module = host.load("crypto");
+  module.setRandomSource(host.random);
+  return module.crypto;
 });
 
 /** The result's JSON text, or its length when that is over `max` (a number, never an object). */

@@ -15,13 +15,19 @@
  */
 import batch from "../guest/batch.js?raw";
 import bridge from "../guest/bridge.js?raw";
+import clone from "../guest/clone.js?raw";
+import crypto from "../guest/crypto.js?raw";
+import encoding from "../guest/encoding.js?raw";
 import errors from "../guest/errors.js?raw";
 import format from "../guest/format.js?raw";
 import graphModel from "../guest/graph-model.js?raw";
 import helpers from "../guest/helpers.js?raw";
 import intrinsics from "../guest/intrinsics.js?raw";
 import namespaces from "../guest/namespaces.js?raw";
+import punycode from "../guest/punycode.js?raw";
 import setup from "../guest/setup.js?raw";
+import url from "../guest/url.js?raw";
+import urlParse from "../guest/url-parse.js?raw";
 import values from "../guest/values.js?raw";
 
 /** Module names (after `nodetool:`) that are part of the setup module. */
@@ -48,10 +54,16 @@ export const SETUP_SOURCE = composeSetup([intrinsics, errors, bridge, setup]);
 /** By module name after `nodetool:`. */
 export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   batch: withoutComments(batch),
+  clone: withoutComments(clone),
+  crypto: withoutComments(crypto),
+  encoding: withoutComments(encoding),
   format: withoutComments(format),
   "graph-model": withoutComments(graphModel),
   helpers: withoutComments(helpers),
   namespaces: withoutComments(namespaces),
+  punycode: withoutComments(punycode),
   setup: SETUP_SOURCE,
+  url: withoutComments(url),
+  "url-parse": withoutComments(urlParse),
   values: withoutComments(values),
 });

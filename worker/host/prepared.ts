@@ -106,7 +106,7 @@ export class PreparedRuntime {
   /**
    * The host object the setup module takes off the global: `call`, `log`, `catalog`, `types(name)` (what
    * the guest's `describe` answers, made only when asked), `missing(module, name)` (the failure a
-   * namespace object throws for a method it lacks), and `load(name)`,
+   * namespace object throws for a method it lacks), `random(n)` (n random bytes), and `load(name)`,
    * which evaluates one of the sandbox's own modules now and returns its namespace (the synchronous
    * helpers are compiled on first use this way, not on every action start).
    */
@@ -143,6 +143,12 @@ export class PreparedRuntime {
     const missing = ctx.newFunction("missing", (moduleH, nameH) =>
       ctx.newString(JSON.stringify(unknownMethod(text(moduleH, ""), text(nameH, ""), bound().scope))),
     );
+    // The guest's randomness (crypto.getRandomValues, randomUUID): the host's Web Crypto, n bytes.
+    const random = ctx.newFunction("random", (countH) => {
+      const count =
+        ctx.typeof(countH) === "number" ? Math.max(0, Math.min(65536, Math.floor(ctx.getNumber(countH)))) : 0;
+      return ctx.newArrayBuffer(globalThis.crypto.getRandomValues(new Uint8Array(count)).buffer);
+    });
     const load = ctx.newFunction("load", (nameH) => {
       const name = text(nameH, "");
       const source = bound().resolver.load(`${INTERNAL_PREFIX}${name}`);
@@ -165,8 +171,9 @@ export class PreparedRuntime {
     ctx.setProp(host, "types", types);
     ctx.setProp(host, "missing", missing);
     ctx.setProp(host, "load", load);
+    ctx.setProp(host, "random", random);
     ctx.setProp(ctx.global, "__nodetool_host", host);
-    for (const fn of [call, log, catalogFn, types, missing, load]) fn.dispose();
+    for (const fn of [call, log, catalogFn, types, missing, load, random]) fn.dispose();
   }
 }
 
