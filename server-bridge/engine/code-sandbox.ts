@@ -18,7 +18,7 @@ import type { PoolRunOptions } from "../sandbox/pool.ts";
 import { codeAction, codeInputJson } from "./code-source.ts";
 import { type CodeCall, type CodeRunner, NodeError } from "./types.ts";
 
-/** The largest output a code node returns (the actions' default result cap). */
+/** The largest output a code node returns (its own cap: a node passes data on, an action answers a model). */
 export const MAX_CODE_OUTPUT_CHARS = 1024 * 1024;
 const MAX_LOG_CHARS = 4 * 1024;
 

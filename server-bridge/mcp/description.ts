@@ -25,7 +25,7 @@ export function methodsByCategory(name: string): string {
     .join("; ");
 }
 
-const MCP_NOTES = `On MCP: write/execute/external calls may ask the user: denied is permission_denied (do not retry unchanged), unanswered approval_timeout. risk "high": the action changes, deletes or sends things. Other codes you will meet: import_refused, unknown_export, invalid_tool_arguments, capability_failed; all of them: describe("contract"). Schemas: the resource nodetool://capabilities. Images never ride the result: return the asset (assets.save) and show it with view_image.`;
+const MCP_NOTES = `On MCP: write/execute/external calls may ask the user: denied is permission_denied (do not retry unchanged), unanswered approval_timeout. risk "high": the action changes, deletes or sends things. Schemas: the resource nodetool://capabilities. Images never ride the result: return the asset (assets.save) and show it with view_image.`;
 
 export function executeCodeDescription(options: {
   mounted: readonly string[];

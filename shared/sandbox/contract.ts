@@ -1,11 +1,37 @@
 /**
  * The action contract: the text an agent reads before writing an action (the `execute_code` tool's
- * description, the CLI's help). It states only what the sandbox enforces; keep it in step with
- * worker/host (limits.ts defaults, the result rules) and with the static import check.
+ * description, the CLI's help). It states only what the sandbox enforces, read from where it is
+ * enforced: the limits (limits.ts), the error codes (codes.ts) and the globals the setup module makes
+ * (GUEST_GLOBALS, checked against a real action's global object by tests/hostile).
  */
 import { moduleSpecifier } from "../capabilities/table.ts";
 import type { PackInfo } from "../protocol/worker.ts";
+import { ACTION_ERROR_CODES, CALL_ERROR_CODES } from "./codes.ts";
 import { packSpecifier } from "./facade.ts";
+import { ACTION_LIMITS, MAX_RESULT_CHARS, WASM_MAX_BYTES } from "./limits.ts";
+
+/** The globals the sandbox adds to ECMAScript's own (worker/guest/setup.js defines exactly these). */
+export const GUEST_GLOBALS = [
+  "console",
+  "batch",
+  "capabilities",
+  "searchTools",
+  "describe",
+  "nodetool",
+  "openWorkflow",
+  "CapabilityError",
+  "TextEncoder",
+  "TextDecoder",
+  "atob",
+  "btoa",
+  "URL",
+  "URLSearchParams",
+  "structuredClone",
+  "crypto",
+] as const;
+
+const KIB = 1024;
+const MIB = 1024 * 1024;
 
 export interface ContractOptions {
   mounted: readonly string[];
@@ -19,33 +45,33 @@ export interface ContractOptions {
 }
 
 export function actionContract(options: ContractOptions): string {
-  const seconds = Math.round((options.timeoutMs ?? 30_000) / 1000);
+  const seconds = Math.round((options.timeoutMs ?? ACTION_LIMITS.timeoutMs) / 1000);
   const { methodsOf } = options;
   const modules =
     methodsOf && options.mounted.length
       ? `  ${moduleSpecifier("<module>")} for each module below (its methods by category):\n${options.mounted.map((m) => `  ${m} - ${methodsOf(m)}`).join("\n")}`
       : options.mounted.map((m) => `  ${moduleSpecifier(m)}`).join("\n") || "  (none)";
   const packs = options.packs.map((p) => `  ${packSpecifier(p.name)}  ${p.description}`).join("\n") || "  (none)";
-  return `Write one JavaScript action (an ES module) that runs in a sandbox (QuickJS). Plain computation is local; everything else is a capability you import.
+  return `Write one JavaScript action (an ES module) for a QuickJS sandbox. Plain computation is local; all else is a capability you import.
 
-Result: the value of \`export default\` (top-level await works). Instead of exports you may end with a top-level \`return value;\`, but not both. No default export means the result is null. The result must be JSON, Uint8Array or assets: functions, symbols, BigInt and cycles are refused; at most about 1 MB of JSON.
+Result: the value of \`export default\` (top-level await works), or of a top-level \`return value;\` instead (not both); none: null. JSON, Uint8Array or assets only (functions, symbols, BigInt, cycles are refused); at most ${MAX_RESULT_CHARS / KIB} KiB (${MAX_RESULT_CHARS} characters) of JSON, else result_too_large.
 
 Imports: only these capability modules
 ${modules}
 and these library packs
 ${packs}
-Any other import is refused before the action runs, as is a named import a module does not export. Each module exports every capability by its wire name (\`list_workflows\`), a namespace object named after the module with short names (\`workflows.list\`), and the same object as its default export:
+Any other import, or a named import a module does not export, is refused before the action runs. Each module exports every capability by its wire name (\`list_workflows\`) and a namespace object of short names (\`workflows.list\`), also the default:
   import { workflows } from "${moduleSpecifier(options.mounted[0] ?? "workflows")}";
   const page = await workflows.list({ limit: 20 });
-Arguments: one object of named arguments, or the leading positional ones then an object (\`workflows.get("wf_1")\`). Bytes are Uint8Array both ways.
+Arguments: one object of named arguments, or leading positional ones then an object (\`workflows.get("wf_1")\`). Bytes are Uint8Array both ways.
 
-Failures: a refused or failed call throws a CapabilityError with .code, .capability, .message (and .issues for invalid arguments); so does a method a module lacks (unknown_export). Catch it to recover; uncaught, the action fails with that code. Calls that need the user's approval wait for it; in plan mode, only reads run.
+Failures: a failed call throws a CapabilityError {code, capability, message, issues?}, as does a method a module lacks (unknown_export); code is one of ${CALL_ERROR_CODES.join(", ")}. Uncaught, the action fails with it; on its own it can end with ${ACTION_ERROR_CODES.join(", ")}. Calls needing the user's approval wait for it; plan mode runs reads only.
 
 Types: describe(name?) returns TypeScript declarations: a module's (describe("workflows")), one capability's arguments and result (describe("workflows.list")), or the limits, globals and error codes (describe("contract")). Read them, never guess a result's shape.
 
-Helpers (globals): console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency, stopOnError}) runs fn per item, never throws, and settles each as {ok, index, item, value | error}; capabilities() lists the mounted modules and their methods; searchTools(query, max?) finds capabilities by words; \`nodetool.<module>.<method>()\` is the same calls without an import; await openWorkflow(id?) mirrors a workflow (no id: the one open in the editor) with synchronous edits (addNode, connect, node(id).set, ...) that commit() replays as ui calls.
+Globals: ECMAScript's own and exactly these: console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency, stopOnError}) runs fn per item, never throws, settles each as {ok, index, item, value | error}; capabilities(); searchTools(query, max?); describe(name?); \`nodetool.<module>.<method>()\` (calls without an import); await openWorkflow(id?) mirrors a workflow (no id: the open editor's) with synchronous edits (addNode, connect, node(id).set, ...) that commit() replays as ui calls; CapabilityError; TextEncoder, TextDecoder (UTF-8), atob, btoa, URL, URLSearchParams, structuredClone, crypto.getRandomValues, crypto.randomUUID.
 
-Limits: ${seconds} s of run time (approval waits do not count), 64 MiB of memory, a bounded stack, at most 1000 capability calls, 64 KiB of logs. No network, no timers, no file system: only capabilities reach outside.
+Limits: ${seconds} s of run time (approval waits not counted), ${WASM_MAX_BYTES / MIB} MiB of memory (the sandbox's own included), a bounded stack, ${ACTION_LIMITS.maxCalls} capability calls, ${ACTION_LIMITS.maxLogChars / KIB} KiB of logs. No network, timers or files beyond capabilities.
 
-You get back: {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to size with a visible marker when too large.`;
+You get back {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to size with a visible marker if too large.`;
 }

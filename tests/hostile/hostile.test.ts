@@ -3,6 +3,9 @@
  * asserts the contained outcome and that the host then serves the next action, and ends with a leak
  * check: the worker freed every runtime it used (QuickJS aborts freeing one with an object still alive).
  */
+
+import variant from "@jitl/quickjs-wasmfile-release-sync";
+import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CallRouter, GuestCall } from "../../server-bridge/calls/router.ts";
 import { defaultLibrary } from "../../server-bridge/packs/index.ts";
@@ -11,6 +14,8 @@ import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import { headlessGate } from "../../shared/gate/headless.ts";
 import type { LimitOverrides } from "../../shared/protocol/worker.ts";
+import { actionContract, GUEST_GLOBALS } from "../../shared/sandbox/contract.ts";
+import { MAX_RESULT_CHARS } from "../../shared/sandbox/limits.ts";
 import { memoryRouter, memoryRun } from "../sandbox/harness.ts";
 import { expectNoLeak } from "./leak-check.ts";
 
@@ -244,6 +249,32 @@ describe("reaching outside the guest", () => {
   it("the guest's global names are exactly the expected set", async () => {
     const o = await act(`export default Object.getOwnPropertyNames(globalThis).sort();`);
     expect(o.result).toMatchSnapshot();
+  });
+
+  it("beyond ECMAScript's own (a bare QuickJS context's), the globals are exactly those the contract names", async () => {
+    const module = await newQuickJSWASMModuleFromVariant(variant);
+    const bare = module.newContext();
+    const names = bare.unwrapResult(bare.evalCode("Object.getOwnPropertyNames(globalThis)"));
+    const ecmascript = new Set(bare.dump(names) as string[]);
+    names.dispose();
+    bare.dispose();
+    const o = await act(`export default Object.getOwnPropertyNames(globalThis);`);
+    const added = (o.result as string[]).filter((name) => !ecmascript.has(name));
+    expect(added.sort()).toEqual([...GUEST_GLOBALS].sort());
+    const contract = actionContract({ mounted: ["workflows"], packs: [] });
+    for (const name of GUEST_GLOBALS) expect(contract, name).toContain(name);
+    await expectServesNext();
+  });
+
+  it("a result exactly at the contract's cap is returned whole; one character more is result_too_large", async () => {
+    // JSON of a string: its characters and two quotes.
+    const at = await act(`export default "x".repeat(${MAX_RESULT_CHARS - 2});`);
+    expect(at).toMatchObject({ ok: true });
+    expect(at.truncated).toBeUndefined();
+    expect((at.result as string).length).toBe(MAX_RESULT_CHARS - 2);
+    const over = await act(`export default "x".repeat(${MAX_RESULT_CHARS - 1});`);
+    expect(over.error?.code).toBe("result_too_large");
+    await expectServesNext();
   });
 
   it("the private bridge cannot be imported, statically or dynamically", async () => {

@@ -15,6 +15,7 @@ import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle } from "quic
 import { PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import { type FailurePayload, failure } from "../../shared/protocol/errors.ts";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
+import { MAX_ARGS_IN_FLIGHT_CHARS } from "../../shared/sandbox/limits.ts";
 import type { ActionClock } from "./clock.ts";
 
 interface PendingCall {
@@ -24,9 +25,6 @@ interface PendingCall {
   /** Characters of argument JSON this call holds in flight. */
   chars: number;
 }
-
-/** The most argument JSON (characters) one action may have issued and not yet had answered. */
-export const MAX_ARGS_IN_FLIGHT_CHARS = 64 * 1024 * 1024;
 
 export interface CallRecordOut {
   capability: string;

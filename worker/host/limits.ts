@@ -5,6 +5,7 @@
  * action (wall-time deadline with approval credit, call cap, result cap, log cap).
  */
 import type { LimitOverrides } from "../../shared/protocol/worker.ts";
+import { ACTION_LIMITS, WASM_MAX_BYTES } from "../../shared/sandbox/limits.ts";
 
 export interface Limits {
   /** Wall time an action may take, not counting approval waits (credited, see `approvalCreditMs`). */
@@ -27,21 +28,11 @@ export interface Limits {
   jobsPerSlice: number;
 }
 
-export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
-  timeoutMs: 30_000,
-  memoryBytes: 64 * 1024 * 1024,
-  stackBytes: 512 * 1024,
-  maxCalls: 1000,
-  maxResultChars: 1024 * 1024,
-  maxLogChars: 64 * 1024,
-  maxObservationChars: 256 * 1024,
-  // As long as an approval may stay open (DEFAULT_APPROVAL_TIMEOUT_MS in shared/gate/gate.ts).
-  approvalCreditMs: 5 * 60_000,
-  jobsPerSlice: 1000,
-});
+/** The defaults (shared/sandbox/limits.ts, which the action contract's text reads too). */
+export const DEFAULT_LIMITS: Readonly<Limits> = ACTION_LIMITS;
 
 /** Module-wide bound: the wasm memory may never grow past this, whatever one runtime's limit says. */
-export const DEFAULT_WASM_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_WASM_MAX_BYTES = WASM_MAX_BYTES;
 
 export const MAX_STACK_BYTES = 1024 * 1024;
 
