@@ -22,6 +22,7 @@ const PRODUCERS = [
   "worker/host",
   "worker/guest",
   "server-bridge/sandbox",
+  "server-bridge/calls/router.ts",
   "server-bridge/packs/dispatch.ts",
 ];
 
