@@ -27,6 +27,7 @@ import namespaces from "../guest/namespaces.js?raw";
 import punycode from "../guest/punycode.js?raw";
 import setup from "../guest/setup.js?raw";
 import url from "../guest/url.js?raw";
+import urlIp from "../guest/url-ip.js?raw";
 import urlParse from "../guest/url-parse.js?raw";
 import values from "../guest/values.js?raw";
 
@@ -64,6 +65,7 @@ export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   punycode: withoutComments(punycode),
   setup: SETUP_SOURCE,
   url: withoutComments(url),
+  "url-ip": withoutComments(urlIp),
   "url-parse": withoutComments(urlParse),
   values: withoutComments(values),
 });
