@@ -166,6 +166,64 @@ declare const console: {
   warn(...values: unknown[]): void;
   error(...values: unknown[]): void;
   debug(...values: unknown[]): void;
+};
+
+/** UTF-8 only. */
+declare class TextEncoder {
+  readonly encoding: "utf-8";
+  encode(input?: string): Uint8Array;
+  encodeInto(input: string, destination: Uint8Array): { read: number; written: number };
+}
+declare class TextDecoder {
+  constructor(label?: "utf-8" | "utf8", options?: { fatal?: boolean; ignoreBOM?: boolean });
+  readonly encoding: "utf-8";
+  readonly fatal: boolean;
+  readonly ignoreBOM: boolean;
+  decode(input?: ArrayBuffer | ArrayBufferView): string;
+}
+declare function atob(data: string): string;
+declare function btoa(data: string): string;
+declare class URLSearchParams {
+  constructor(init?: string | Record<string, string> | [string, string][] | URLSearchParams);
+  readonly size: number;
+  append(name: string, value: string): void;
+  delete(name: string, value?: string): void;
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string, value?: string): boolean;
+  set(name: string, value: string): void;
+  sort(): void;
+  forEach(callback: (value: string, name: string, params: URLSearchParams) => void, thisArg?: unknown): void;
+  entries(): IterableIterator<[string, string]>;
+  keys(): IterableIterator<string>;
+  values(): IterableIterator<string>;
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+  toString(): string;
+}
+declare class URL {
+  constructor(url: string, base?: string);
+  static canParse(url: string, base?: string): boolean;
+  static parse(url: string, base?: string): URL | null;
+  href: string;
+  readonly origin: string;
+  readonly protocol: string;
+  readonly username: string;
+  readonly password: string;
+  readonly host: string;
+  readonly hostname: string;
+  port: string;
+  pathname: string;
+  search: string;
+  readonly searchParams: URLSearchParams;
+  hash: string;
+  toString(): string;
+  toJSON(): string;
+}
+declare function structuredClone<T>(value: T): T;
+/** Randomness from the host. */
+declare const crypto: {
+  getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
+  randomUUID(): string;
 };`;
 
 /** The globals' declarations; `nodetool` covers the mounted modules. */

@@ -92,15 +92,15 @@ describe("MCP over stdio (auto mode)", () => {
     expect(doc.modules).toHaveLength(MODULE_NAMES.length);
   });
 
-  it("a truncated observation still matches execute_code's outputSchema", async () => {
+  it("a result over the cap answers result_too_large, and the observation still matches execute_code's outputSchema", async () => {
     // The SDK's client checks structuredContent against the outputSchema it listed (a mismatch throws).
     const { tools } = await mcp.client.listTools(undefined, TIMEOUT);
     expect(tools.find((t) => t.name === "execute_code")?.outputSchema).toMatchObject({ type: "object" });
     const { result, observation } = await mcp.run(
       `console.log("a line"); export default { text: "x".repeat(400000), n: 1 };`,
     );
-    expect(observation).toMatchObject({ ok: true, truncated: true });
-    expect(JSON.stringify(observation.result)).toContain("[result truncated:");
+    // The observation has room for a result at its cap (shared/sandbox/limits.ts): past it, refused whole.
+    expect(observation).toMatchObject({ ok: false, error: { code: "result_too_large" }, logs: ["a line"] });
     expect(result.structuredContent).toEqual(observation);
     expect(Observation.safeParse(result.structuredContent).success).toBe(true);
   });
