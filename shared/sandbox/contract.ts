@@ -49,18 +49,18 @@ export function actionContract(options: ContractOptions): string {
   const { methodsOf } = options;
   const modules =
     methodsOf && options.mounted.length
-      ? `  ${moduleSpecifier("<module>")} for each module below (its methods by category):\n${options.mounted.map((m) => `  ${m} - ${methodsOf(m)}`).join("\n")}`
+      ? `  ${moduleSpecifier("<module>")}, methods by category:\n${options.mounted.map((m) => `  ${m} - ${methodsOf(m)}`).join("\n")}`
       : options.mounted.map((m) => `  ${moduleSpecifier(m)}`).join("\n") || "  (none)";
   const packs = options.packs.map((p) => `  ${packSpecifier(p.name)}  ${p.description}`).join("\n") || "  (none)";
   return `Write one JavaScript action (an ES module) for a QuickJS sandbox. Plain computation is local; all else is a capability you import.
 
-Result: the value of \`export default\` (top-level await works), or of a top-level \`return value;\` instead (not both); none: null. JSON, Uint8Array or assets only (functions, symbols, BigInt, cycles are refused); at most ${MAX_RESULT_CHARS / KIB} KiB (${MAX_RESULT_CHARS} characters) of JSON, else result_too_large.
+Result: the value of \`export default\` (top-level await works), or of a top-level \`return value;\` instead (not both); none: null. JSON, Uint8Array or assets only (functions, symbols, BigInt, cycles are refused); at most ${MAX_RESULT_CHARS / KIB} KiB of JSON, else result_too_large.
 
 Imports: only these capability modules
 ${modules}
 and these library packs
 ${packs}
-Any other import, or a named import a module does not export, is refused before the action runs. Each module exports every capability by its wire name (\`list_workflows\`) and a namespace object of short names (\`workflows.list\`), also the default:
+Other imports, and names a module does not export, are refused before the action runs. Each module exports every capability by its wire name (\`list_workflows\`) and a namespace object of short names (\`workflows.list\`), also the default:
   import { workflows } from "${moduleSpecifier(options.mounted[0] ?? "workflows")}";
   const page = await workflows.list({ limit: 20 });
 Arguments: one object of named arguments, or leading positional ones then an object (\`workflows.get("wf_1")\`). Bytes are Uint8Array both ways.
@@ -69,7 +69,7 @@ Failures: a failed call throws a CapabilityError {code, capability, message, iss
 
 Types: describe(name?) gives TypeScript declarations: describe("workflows"), describe("workflows.list"), describe("contract"); read them, never guess a result's shape.
 
-Globals: ECMAScript's own and exactly these: console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency, stopOnError}) runs fn per item, never throws, settles each as {ok, index, item, value | error}; capabilities(); searchTools(query, max?); describe(); \`nodetool.<module>.<method>()\` (no import needed); await openWorkflow(id?) mirrors a workflow (no id: the open editor's) with synchronous edits (addNode, connect, node(id).set, ...) that commit() replays as ui calls; CapabilityError; TextEncoder, TextDecoder (UTF-8), atob, btoa, URL, URLSearchParams, structuredClone, crypto.getRandomValues, crypto.randomUUID.
+Globals: ECMAScript's own and exactly these: console.log/info/warn/error (captured as logs); batch(items, fn, {concurrency, stopOnError}) runs fn per item and settles each as {ok, index, item, value | error}; capabilities(); searchTools(query, max?); describe(); \`nodetool.<module>.<method>()\` (no import needed); await openWorkflow(id?) mirrors a workflow (no id: the open editor's) with synchronous edits (addNode, connect, node(id).set, ...) that commit() replays as ui calls; CapabilityError; TextEncoder, TextDecoder (UTF-8), atob, btoa, URL, URLSearchParams, structuredClone, crypto.getRandomValues, crypto.randomUUID.
 
 Limits: ${seconds} s of run time (approval waits not counted), ${WASM_MAX_BYTES / MIB} MiB of memory (the sandbox's own included), a bounded stack, ${ACTION_LIMITS.maxCalls} capability calls, ${ACTION_LIMITS.maxLogChars / KIB} KiB of logs. No network, timers or files beyond capabilities.
 

@@ -58,6 +58,6 @@ describe("the error codes of the action contract", () => {
     const text = actionContract({ mounted: ["workflows"], packs: [] });
     expect(text).toContain(CALL_ERROR_CODES.join(", "));
     expect(text).toContain(ACTION_ERROR_CODES.join(", "));
-    expect(text).toContain(`${MAX_RESULT_CHARS} characters`);
+    expect(text).toContain(`at most ${MAX_RESULT_CHARS / 1024} KiB of JSON`);
   });
 });
