@@ -19,7 +19,7 @@ import type { LibraryDispatcher } from "../packs/dispatch.ts";
 
 /** One call as the dispatchers see it: args decoded, export as the caller named it. */
 export interface GuestCall {
-  call_id: string;
+  callId: string;
   module: string;
   export: string;
   args: unknown[];
@@ -68,7 +68,7 @@ export function serveCalls(
   const routed: GuestCall[] = [];
   for (const call of calls) {
     const decoded = decodeCall(call);
-    if ("error" in decoded) settle({ call_id: call.call_id, ok: false, error: decoded.error });
+    if ("error" in decoded) settle({ callId: call.callId, ok: false, error: decoded.error });
     else routed.push(decoded);
   }
   if (routed.length === 0) return;
@@ -82,7 +82,7 @@ export function serveCalls(
     const promise = promises[i] ?? Promise.reject(new Error("router returned no result"));
     promise.then(
       (result) => settle(encodeResult(call, result)),
-      () => settle({ call_id: call.call_id, ok: false, error: unexpected(call) }),
+      () => settle({ callId: call.callId, ok: false, error: unexpected(call) }),
     );
   });
 }
@@ -100,7 +100,7 @@ function decodeCall(call: IncomingCall): GuestCall | { error: FailurePayload } {
   }
   try {
     const args = fromWire(call.args, "args") as unknown[];
-    const decoded: GuestCall = { call_id: call.call_id, module: call.module, export: call.export, args };
+    const decoded: GuestCall = { callId: call.callId, module: call.module, export: call.export, args };
     if (call.actor) decoded.actor = call.actor;
     return decoded;
   } catch (err) {
@@ -115,20 +115,20 @@ function unexpected(call: GuestCall): FailurePayload {
 
 function encodeResult(call: GuestCall, result: InvokeResult): WireCallResult {
   if (!result || typeof result !== "object" || typeof result.ok !== "boolean") {
-    return { call_id: call.call_id, ok: false, error: unexpected(call) };
+    return { callId: call.callId, ok: false, error: unexpected(call) };
   }
   const waited = typeof result.waited_ms === "number" && result.waited_ms > 0 ? { waited_ms: result.waited_ms } : {};
   if (!result.ok) {
     // Re-parsed so only the payload's known fields (code, message, issues, ...) travel: no stack.
     const parsed = FailurePayload.safeParse(result.error);
-    return { call_id: call.call_id, ok: false, error: parsed.success ? parsed.data : unexpected(call), ...waited };
+    return { callId: call.callId, ok: false, error: parsed.success ? parsed.data : unexpected(call), ...waited };
   }
   try {
-    return { call_id: call.call_id, ok: true, value: toWire(result.value, "result"), ...waited };
+    return { callId: call.callId, ok: true, value: toWire(result.value, "result"), ...waited };
   } catch (err) {
     const message = err instanceof Error ? err.message : "the result could not be encoded";
     return {
-      call_id: call.call_id,
+      callId: call.callId,
       ok: false,
       error: failure("capability_failed", `${call.export} returned a value that cannot be sent back: ${message}`),
       ...waited,

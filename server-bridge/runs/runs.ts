@@ -205,8 +205,8 @@ export class Runs {
       key: canonicalJson({ module: input.module, export: input.export, args: input.args, actor }),
       hold: options.hold ?? true,
       start: async () => {
-        const call = { call_id: input.callId ?? "call", module: input.module, export: input.export, args: input.args };
-        const { call_id: _id, ...result } = await serveCall({ ...call, actor }, live.router, live.controller.signal);
+        const call = { callId: input.callId ?? "call", module: input.module, export: input.export, args: input.args };
+        const { callId: _id, ...result } = await serveCall({ ...call, actor }, live.router, live.controller.signal);
         return result;
       },
     });

@@ -130,7 +130,7 @@ export type CancelRequest = z.infer<typeof CancelRequest>;
 
 /** One guest call: `args` is the call's argument list in the boundary encoding (values.ts). */
 export const WireCall = z.object({
-  call_id: Id,
+  callId: Id,
   module: z.string().max(300),
   export: z.string().max(200),
   args: z.array(z.unknown()).max(64),
@@ -148,8 +148,8 @@ export const CallBatch = z.object({
 export type CallBatch = z.infer<typeof CallBatch>;
 
 export const WireCallResult = z.discriminatedUnion("ok", [
-  z.object({ call_id: Id, ok: z.literal(true), value: z.unknown(), waited_ms: z.number().min(0).optional() }),
-  z.object({ call_id: Id, ok: z.literal(false), error: FailurePayload, waited_ms: z.number().min(0).optional() }),
+  z.object({ callId: Id, ok: z.literal(true), value: z.unknown(), waited_ms: z.number().min(0).optional() }),
+  z.object({ callId: Id, ok: z.literal(false), error: FailurePayload, waited_ms: z.number().min(0).optional() }),
 ]);
 export type WireCallResult = z.infer<typeof WireCallResult>;
 

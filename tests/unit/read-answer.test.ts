@@ -23,9 +23,9 @@ describe("the page's reading of a server answer", () => {
   });
 
   it("tells the worker what it needs of an answer, and only that", () => {
-    expect(callResult("3", { ok: true, value: 1 })).toEqual({ call_id: "3", ok: true, value: 1 });
+    expect(callResult("3", { ok: true, value: 1 })).toEqual({ callId: "3", ok: true, value: 1 });
     expect(callResult("4", { ok: false, error: { code: "timeout", message: "late" }, waited_ms: 5 })).toEqual({
-      call_id: "4",
+      callId: "4",
       ok: false,
       error: { code: "timeout", message: "late" },
       waited_ms: 5,

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { WireCallResult } from "../../shared/protocol/worker.ts";
 import { SettleBatcher } from "../../web/src/settle-batcher.ts";
 
-const ok = (id: string): WireCallResult => ({ call_id: id, ok: true, value: id });
-const ids = (messages: WireCallResult[][]) => messages.map((m) => m.map((r) => r.call_id));
+const ok = (id: string): WireCallResult => ({ callId: id, ok: true, value: id });
+const ids = (messages: WireCallResult[][]) => messages.map((m) => m.map((r) => r.callId));
 /** Lets the batcher's next-task message (a MessageChannel post) run. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 

@@ -261,7 +261,7 @@ async function invokeEach(
 
 async function invokeOne(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
   const send = () =>
-    api.run.invoke.mutate({ runId, module: call.module, export: call.export, args: call.args, callId: call.call_id });
+    api.run.invoke.mutate({ runId, module: call.module, export: call.export, args: call.args, callId: call.callId });
   for (;;) {
     let answer: unknown;
     try {
@@ -271,7 +271,7 @@ async function invokeOne(runId: string, call: WireCall, isCurrent: () => boolean
       return failedCall(call, unreachable(err));
     }
     const read = readAnswer(answer);
-    if (!("pending" in read)) return callResult(call.call_id, read);
+    if (!("pending" in read)) return callResult(call.callId, read);
     if (!isCurrent())
       return failedCall(call, { code: "run_ended", message: "The action ended while this call waited." });
   }
@@ -291,7 +291,7 @@ async function invokeMany(
 ): Promise<void> {
   let waiting = calls;
   while (waiting.length > 0) {
-    const open = new Map(waiting.map((call) => [call.call_id, call]));
+    const open = new Map(waiting.map((call) => [call.callId, call]));
     const again: WireCall[] = [];
     try {
       const stream =
@@ -303,7 +303,7 @@ async function invokeMany(
                 module: call.module,
                 export: call.export,
                 args: call.args,
-                callId: call.call_id,
+                callId: call.callId,
               })),
             });
       for await (const raw of stream) {
@@ -315,7 +315,7 @@ async function invokeMany(
           if (!call) continue;
           open.delete(callId);
           // Parsed already (AnswerGroup): a pending call goes again, anything else settles as it is.
-          if (!("pending" in answer)) settled.push(callResult(call.call_id, answer));
+          if (!("pending" in answer)) settled.push(callResult(call.callId, answer));
           else if (isCurrent()) again.push(call);
           else
             settled.push(failedCall(call, { code: "run_ended", message: "The action ended while this call waited." }));
@@ -339,13 +339,13 @@ async function* lone(runId: string, call: WireCall): AsyncGenerator<unknown> {
     module: call.module,
     export: call.export,
     args: call.args,
-    callId: call.call_id,
+    callId: call.callId,
   });
-  yield [{ callId: call.call_id, answer }];
+  yield [{ callId: call.callId, answer }];
 }
 
 function failedCall(call: WireCall, error: FailurePayload): WireCallResult {
-  return callResult(call.call_id, { ok: false, error });
+  return callResult(call.callId, { ok: false, error });
 }
 
 function pageFailure(): FailurePayload {

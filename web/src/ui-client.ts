@@ -29,8 +29,8 @@ export type Answer = Exclude<InvokeAnswer, { pending: true }>;
 export function callResult(callId: string, answer: Answer): WireCallResult {
   const waited = answer.waited_ms ? { waited_ms: answer.waited_ms } : {};
   return answer.ok
-    ? { call_id: callId, ok: true, value: answer.value, ...waited }
-    : { call_id: callId, ok: false, error: answer.error, ...waited };
+    ? { callId, ok: true, value: answer.value, ...waited }
+    : { callId, ok: false, error: answer.error, ...waited };
 }
 
 const MALFORMED = "The server sent a malformed answer; nothing more is known. Retry later.";
@@ -89,7 +89,7 @@ export class UiClient {
    * once, by `applied`.
    */
   async serve(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
-    const done = (answer: Answer): WireCallResult => callResult(call.call_id, answer);
+    const done = (answer: Answer): WireCallResult => callResult(call.callId, answer);
     const module = findModule("ui");
     const spec =
       module?.specs.find((s) => s.name === call.export) ?? module?.specs.find((s) => s.method === call.export);
@@ -128,7 +128,7 @@ export class UiClient {
               module: UI_MODULE,
               export: spec.name,
               args: [toWire(args, "args")],
-              callId: call.call_id,
+              callId: call.callId,
             }),
           isCurrent,
         ),
@@ -155,7 +155,7 @@ export class UiClient {
           runId,
           capability: spec.name,
           args: toWire(args, "args"),
-          callId: call.call_id,
+          callId: call.callId,
         }),
       isCurrent,
     );
@@ -164,12 +164,12 @@ export class UiClient {
     if (!valid) return done({ ok: false, error: failure("capability_failed", MALFORMED) });
     const outcome =
       spec.name === "ui_run_workflow"
-        ? await this.#runJob(runId, call.call_id, valid as { wait_ms?: number }, isCurrent)
+        ? await this.#runJob(runId, call.callId, valid as { wait_ms?: number }, isCurrent)
         : // A job's answer comes from the server (checked there); what the page made itself is checked here.
           applied(checkOutput(spec, await this.#apply(runId, spec.name, valid)));
     const report = {
       runId,
-      callId: call.call_id,
+      callId: call.callId,
       ok: outcome.ok,
       ...(outcome.ok ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
     };

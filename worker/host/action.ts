@@ -87,7 +87,7 @@ export async function runAction(options: {
       if (outbox.length === 0) return;
       io.send(outbox).catch(() => {
         const failed: WireCallResult[] = outbox.map((c) => ({
-          call_id: c.call_id,
+          callId: c.callId,
           ok: false,
           error: { code: "run_ended", message: "The host stopped answering; the call was not completed." },
         }));

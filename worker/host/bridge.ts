@@ -82,7 +82,7 @@ export class CallBridge {
       started: performance.now(),
       chars: argsJson.length,
     });
-    this.#outbox.push({ call_id: callId, module, export: name, args });
+    this.#outbox.push({ callId: callId, module, export: name, args });
     return deferred.handle;
   }
 
@@ -129,9 +129,9 @@ export class CallBridge {
   settle(results: readonly WireCallResult[]): number {
     let settled = 0;
     for (const result of results) {
-      const pending = this.#pending.get(result.call_id);
+      const pending = this.#pending.get(result.callId);
       if (!pending) continue; // answered already, or the call was abandoned
-      this.#pending.delete(result.call_id);
+      this.#pending.delete(result.callId);
       this.#inFlightChars -= pending.chars;
       const record: CallRecordOut = {
         capability: pending.capability,
