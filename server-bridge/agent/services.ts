@@ -29,7 +29,7 @@ export function threadModelClient(
   agent: AgentServices,
   userId: string,
   threadId: string,
-  options: { model?: string | undefined; known?: number } = {},
+  options: { model?: string | undefined; known?: number; chargeTo?: string | undefined } = {},
 ): ModelClient {
   let known = options.known ?? 0;
   return {
@@ -40,7 +40,7 @@ export function threadModelClient(
       const onAbort = () => agent.turns.stop(userId, requestId);
       request.signal.addEventListener("abort", onAbort, { once: true });
       try {
-        const ask = { threadId, requestId, append, model: request.model ?? options.model };
+        const ask = { threadId, requestId, append, model: request.model ?? options.model, chargeTo: options.chargeTo };
         for await (const { event } of agent.turns.join(userId, ask, new AbortController().signal)) yield event;
       } finally {
         request.signal.removeEventListener("abort", onAbort);

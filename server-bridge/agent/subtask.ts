@@ -5,7 +5,8 @@
  * person's browser like any other. A read-only child's gate runs reads only. A child cannot start
  * children (the `agents` module is not mounted for it). Cancelling the parent's run stops the child;
  * the child's time is credited to the parent's deadline; its conversation is stored like any other,
- * and its tokens count in the user's daily budget.
+ * and its tokens count in the user's daily budget and in the budget of the conversation whose action
+ * started it (the parent run's thread).
  */
 import { type AgentStatus, runAgent } from "../../shared/agent/loop.ts";
 import type { ContentPart, TokenUsage } from "../../shared/agent/messages.ts";
@@ -70,13 +71,13 @@ async function subtask(
   const sandbox = await NodeSandboxHost.start();
   try {
     const outcome = await runAgent({
-      model: threadModelClient(app.agent, userId, thread.id, { model: args.model }),
+      model: threadModelClient(app.agent, userId, thread.id, { model: args.model, chargeTo: parent.context.thread_id }),
       history: [],
       request: args.task,
       stepCap: args.steps,
       signal,
       async execute(code) {
-        const live = app.runs.start(userId, sessionId, { gate });
+        const live = app.runs.start(userId, sessionId, { gate, threadId: thread.id });
         try {
           return await runSandboxedAction(sandbox, {
             action: code,

@@ -141,8 +141,18 @@ export class ThreadStore {
     });
   }
 
-  /** Replaces one message (a finished turn over its interrupted placeholder) and counts its tokens. */
-  complete(userId: string, threadId: string, seq: number, message: AgentMessage, usage: TokenUsage): void {
+  /**
+   * Replaces one message (a finished turn over its interrupted placeholder) and counts its tokens, in
+   * its thread, in the parent thread it is charged to (a child agent's turn), and in the user's day.
+   */
+  complete(
+    userId: string,
+    threadId: string,
+    seq: number,
+    message: AgentMessage,
+    usage: TokenUsage,
+    chargeTo?: string,
+  ): void {
     const tokens = usage.input_tokens + usage.output_tokens;
     this.store.tx(() => {
       this.store
@@ -155,6 +165,13 @@ export class ThreadStore {
           "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?",
         )
         .run(usage.input_tokens, usage.output_tokens, Date.now(), threadId);
+      if (chargeTo) {
+        this.store
+          .sql(
+            "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ? AND user_id = ?",
+          )
+          .run(usage.input_tokens, usage.output_tokens, chargeTo, userId);
+      }
       this.store
         .sql(
           "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens",

@@ -21,6 +21,8 @@ export interface TurnAsk {
   requestId: string;
   append: readonly AgentMessage[];
   model?: string | null | undefined;
+  /** A parent conversation that pays for this turn too (a child agent's, set only by hosts in this process). */
+  chargeTo?: string | undefined;
 }
 
 export interface StampedModelEvent {
@@ -130,7 +132,7 @@ export class AgentTurns {
     const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
     let finished = false;
     try {
-      const budget = this.#overBudget(userId, ask.threadId);
+      const budget = this.#overBudget(userId, ask.threadId, ask.chargeTo);
       if (budget) return fail("capability_failed", budget);
       const resolved = await this.models.resolve(ask.model ?? this.threads.require(userId, ask.threadId).model);
       if (typeof resolved === "string") return fail("capability_unavailable", resolved);
@@ -166,20 +168,24 @@ export class AgentTurns {
       const message: AgentMessage = { role: "assistant", text: text.join(""), tool_calls: finished ? calls : [] };
       if (!finished) message.interrupted = true;
       try {
-        this.threads.complete(userId, ask.threadId, seq, message, usage);
+        this.threads.complete(userId, ask.threadId, seq, message, usage, ask.chargeTo);
       } catch (err) {
         this.app.log("error", "agent turn could not be stored", err);
       }
     }
   }
 
-  /** Why the next turn may not run (a budget spent), or undefined. */
-  #overBudget(userId: string, threadId: string): string | undefined {
+  /** Why the next turn may not run (a budget spent: its thread's, the parent's it is charged to, the day's), or undefined. */
+  #overBudget(userId: string, threadId: string, chargeTo: string | undefined): string | undefined {
     const { threadTokens, dailyTokens } = this.app.config.agent;
-    const thread = this.threads.require(userId, threadId);
-    const used = thread.usage.input_tokens + thread.usage.output_tokens;
-    if (used >= threadTokens) {
-      return `This conversation has used ${used} tokens, its budget is ${threadTokens} (AGENT_THREAD_TOKENS); start a new conversation.`;
+    const paying: [string, string][] = [[threadId, "This conversation"]];
+    if (chargeTo) paying.push([chargeTo, "The conversation that started this subtask"]);
+    for (const [id, whose] of paying) {
+      const thread = this.threads.require(userId, id);
+      const used = thread.usage.input_tokens + thread.usage.output_tokens;
+      if (used >= threadTokens) {
+        return `${whose} has used ${used} tokens, its budget is ${threadTokens} (AGENT_THREAD_TOKENS); start a new conversation.`;
+      }
     }
     const today = this.threads.usedToday(userId);
     if (today >= dailyTokens) {

@@ -109,7 +109,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stepCap: args.steps ?? app.config.agent.stepCap,
     signal,
     async execute(code) {
-      const local = openLocalRun(app, { mode: args.mode, approver: deps.approver });
+      const local = openLocalRun(app, { mode: args.mode, approver: deps.approver, threadId: thread.id });
       try {
         const { observation } = await runSandboxedAction(deps.sandbox, {
           action: code,

@@ -16,6 +16,8 @@ export interface LocalRunOptions {
   modules?: string[] | undefined;
   packs?: string[] | undefined;
   approver?: Approver | undefined;
+  /** The agent conversation whose action this run is (the CLI agent's). */
+  threadId?: string | undefined;
 }
 
 export interface LocalRun {
@@ -37,9 +39,10 @@ export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalR
   // No mode: the headless gate (reads only). A mode: the session's store-backed gate, asking `approver`.
   const live =
     options.mode === undefined
-      ? app.runs.start(LOCAL_USER, session.sessionId, { gate: headlessGate() })
+      ? app.runs.start(LOCAL_USER, session.sessionId, { gate: headlessGate(), threadId: options.threadId })
       : app.runs.start(LOCAL_USER, session.sessionId, {
           approver: options.approver ?? denyingApprover(NO_APPROVER),
+          threadId: options.threadId,
         });
   return {
     live,

@@ -74,7 +74,7 @@ export class Runs {
   start(
     userId: string,
     sessionId: string,
-    options: { gate?: Gate; approver?: Approver; editor?: boolean } = {},
+    options: { gate?: Gate; approver?: Approver; editor?: boolean; threadId?: string | undefined } = {},
   ): LiveRun {
     const session = this.sessions.require(userId, sessionId);
     const id = newId("run");
@@ -93,7 +93,13 @@ export class Runs {
       approvalTimeoutMs: this.config.approvalTimeoutMs,
     };
     const run = createRun<ServerServices>({
-      context: { user_id: userId, session_id: sessionId, run_id: id, signal: controller.signal },
+      context: {
+        user_id: userId,
+        session_id: sessionId,
+        run_id: id,
+        thread_id: options.threadId,
+        signal: controller.signal,
+      },
       gate,
       services: { ...this.services, store: this.store },
       // A page with an open editor serves `ui` calls itself (after run.authorize): the run has a client.

@@ -99,9 +99,14 @@ export const appRouter = router({
       }),
   }),
   run: router({
-    start: authed.input(z.object({ sessionId: Id, editor: z.boolean().optional() })).mutation(({ ctx, input }) => ({
-      runId: ctx.app.runs.start(ctx.userId, input.sessionId, { editor: input.editor ?? false }).id,
-    })),
+    start: authed
+      .input(z.object({ sessionId: Id, editor: z.boolean().optional(), threadId: Id.optional() }))
+      .mutation(({ ctx, input }) => ({
+        runId: ctx.app.runs.start(ctx.userId, input.sessionId, {
+          editor: input.editor ?? false,
+          threadId: input.threadId,
+        }).id,
+      })),
     authorize: authed
       .input(
         z.object({

@@ -16,6 +16,8 @@ export interface RunContext {
   readonly user_id: string;
   readonly session_id: string;
   readonly run_id: string;
+  /** The agent conversation this run's action belongs to, when a model wrote it (a child agent's tokens count in it). */
+  readonly thread_id?: string | undefined;
   /** Aborts when the run ends or is cancelled. */
   readonly signal: AbortSignal;
 }

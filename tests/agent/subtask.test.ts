@@ -75,6 +75,36 @@ describe("the agent's capabilities", () => {
     local.end();
   });
 
+  it("counts the child's tokens in the budget of the conversation that started it", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { ...act("export default 1;"), usage: { input_tokens: 300, output_tokens: 20 } },
+        { text: "Done.", usage: { input_tokens: 400, output_tokens: 10 } },
+        { text: "never asked", usage: { input_tokens: 1, output_tokens: 1 } },
+      ],
+    });
+    await using server = await startTestServer({ agent: { ...agent(fake), threadTokens: 700 } });
+    const threads = server.app.agent.threads;
+    const parent = threads.create("local", "the parent");
+    const local = openLocalRun(server.app, { mode: "auto", threadId: parent.id });
+    const result = await local.live.run.invoke("run_subtask", { task: "count", steps: 3 });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { status: "final", usage: { input_tokens: 700, output_tokens: 30 } },
+    });
+    expect(threads.require("local", parent.id).usage).toEqual({ input_tokens: 700, output_tokens: 30 });
+    expect(threads.usedToday("local")).toBe(730);
+
+    // The parent's conversation is near its budget now: a second child stops at its first turn, unasked.
+    const again = await local.live.run.invoke("run_subtask", { task: "count again", steps: 3 });
+    expect(again).toMatchObject({
+      ok: true,
+      value: { status: "failed", answer: expect.stringContaining("AGENT_THREAD_TOKENS") },
+    });
+    local.end();
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it("keeps a read-only child from writing, and a child cannot start children", async () => {
     await using fake = await startFakeOpenAI({
       script: [

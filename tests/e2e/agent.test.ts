@@ -90,6 +90,35 @@ describe("the agent in the panel", () => {
     }
   });
 
+  it("counts a subtask's tokens in the conversation whose action started it", async () => {
+    const SUBTASK = `import { agents } from "@nodetool-ai/sandbox-nodetool/agents";
+export default (await agents.run({ task: "say done", steps: 2 })).answer;`;
+    await using fake = await startFakeOpenAI({
+      script: [
+        { tool_calls: [action(SUBTASK, { title: "Delegate" })], usage: { input_tokens: 10, output_tokens: 5 } },
+        { text: "child done", usage: { input_tokens: 1000, output_tokens: 50 } },
+        { text: "The subtask said it is done.", usage: { input_tokens: 20, output_tokens: 2 } },
+      ],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.reload();
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "delegate it");
+    const approval = dialog(page);
+    await approval.waitFor();
+    await approval.getByRole("button", { name: "Allow once" }).click();
+    await conversation(page).getByText("The subtask said it is done.").waitFor();
+    const rows = server.app.store.db
+      .prepare("SELECT title, input_tokens, output_tokens FROM agent_threads ORDER BY created_at")
+      .all() as { title: string; input_tokens: number; output_tokens: number }[];
+    expect(rows).toMatchObject([
+      { title: "delegate it", input_tokens: 1030, output_tokens: 57 },
+      { title: "Subtask: say done", input_tokens: 1000, output_tokens: 50 },
+    ]);
+    expect(app.problems).toEqual([]);
+  });
+
   it("keeps a readable conversation through malformed output, a 429, a cut stream and the step cap", async () => {
     await using fake = await startFakeOpenAI({
       script: [

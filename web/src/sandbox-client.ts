@@ -21,7 +21,14 @@ import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 /** The page's executor (shared/sandbox/executor.ts): `run` never rejects; a notice says the worker was replaced. */
-export interface SandboxClient extends ActionExecutor<void, { observation: Observation; notice?: string }> {
+/** What one page run may name: the agent conversation whose action it is (a child agent's tokens count there). */
+export interface PageRunOptions {
+  threadId?: string | undefined;
+}
+
+export interface SandboxClient
+  extends ActionExecutor<PageRunOptions | undefined, { observation: Observation; notice?: string }> {
+  run(action: string, options?: PageRunOptions): Promise<{ observation: Observation; notice?: string }>;
   cancel(): void;
 }
 
@@ -101,14 +108,18 @@ class BrowserSandbox implements SandboxClient {
     return this.#setup;
   }
 
-  async run(code: string): Promise<{ observation: Observation; notice?: string }> {
+  async run(code: string, options: PageRunOptions = {}): Promise<{ observation: Observation; notice?: string }> {
     const started = performance.now();
     let runId: string | undefined;
     this.#cancelBeforeStart = false;
     try {
       const setup = await this.#config();
       const worker = await this.#ensureWorker();
-      const opened = (await api.run.start.mutate({ sessionId: this.sessionId, editor: true })) as unknown;
+      const opened = (await api.run.start.mutate({
+        sessionId: this.sessionId,
+        editor: true,
+        threadId: options.threadId,
+      })) as unknown;
       const startedId = (opened as { runId?: unknown } | null)?.runId;
       if (typeof startedId !== "string") throw new Error("the server sent a malformed answer");
       runId = startedId;

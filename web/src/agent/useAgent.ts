@@ -133,7 +133,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
             const onAbort = () => sandbox.cancel();
             signal.addEventListener("abort", onAbort, { once: true });
             try {
-              return await sandbox.run(code);
+              return await sandbox.run(code, { threadId: id });
             } finally {
               signal.removeEventListener("abort", onAbort);
             }
