@@ -4,7 +4,8 @@
  * runs of the parent's session: the same gate, allow-set and approver, so its approvals reach the
  * person's browser like any other. A read-only child's gate runs reads only. A child cannot start
  * children (the `agents` module is not mounted for it). Cancelling the parent's run stops the child;
- * the child's time is credited to the parent's deadline; its conversation is stored like any other,
+ * the child's time is credited to the parent's deadline, and each of its steps is announced to the
+ * session (`subtask_progress`) so the page shows it; its conversation is stored like any other,
  * and its tokens count in the user's daily budget and in the budget of the conversation whose action
  * started it (the parent run's thread).
  */
@@ -69,8 +70,25 @@ async function subtask(
   const thread = app.agent.threads.create(userId, `Subtask: ${args.task.split("\n")[0]?.slice(0, 80) ?? ""}`);
   const library = defaultLibrary();
   const sandbox = await NodeSandboxHost.start();
+  // The person sees the child's steps while the parent's action waits on it.
+  let step = 0;
+  const progress = (extra: { description?: string; status?: AgentStatus }) =>
+    app.bus.publish(sessionId, {
+      type: "subtask_progress",
+      run_id: parent.context.run_id,
+      thread_id: thread.id,
+      step,
+      steps: args.steps,
+      ...extra,
+    });
   try {
     const outcome = await runAgent({
+      onEvent(event) {
+        if (event.type !== "step_started") return;
+        step += 1;
+        const input = event.input && "code" in event.input ? event.input : undefined;
+        progress(input ? { description: input.title ?? input.description } : {});
+      },
       model: threadModelClient(app.agent, userId, thread.id, { model: args.model, chargeTo: parent.context.thread_id }),
       history: [],
       request: args.task,
@@ -104,6 +122,7 @@ async function subtask(
         });
       },
     });
+    progress({ status: outcome.status });
     return {
       status: outcome.status,
       answer: outcome.answer,

@@ -18,6 +18,16 @@ export const SessionEvent = z.discriminatedUnion("type", [
     status: z.enum(["allow", "allow_for_session", "deny", "timeout", "cancelled"]),
   }),
   z.object({ type: z.literal("run_ended"), run_id: z.string(), reason: z.string() }),
+  /** A child agent (`agents.run_subtask`) started a step; the last one says how it ended. */
+  z.object({
+    type: z.literal("subtask_progress"),
+    run_id: z.string(),
+    thread_id: z.string(),
+    step: z.number().int().min(0),
+    steps: z.number().int().min(1),
+    description: z.string().optional(),
+    status: z.enum(["final", "step_cap", "budget", "stopped", "failed"]).optional(),
+  }),
   z.object({ type: z.literal("mode_changed"), mode: Mode }),
   z.object({ type: z.literal("allow_set_changed"), allowed: z.array(z.string()) }),
   z.object({

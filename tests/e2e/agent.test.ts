@@ -90,14 +90,20 @@ describe("the agent in the panel", () => {
     }
   });
 
-  it("counts a subtask's tokens in the conversation whose action started it", async () => {
+  it("shows a subtask's steps while it works, and counts its tokens in the conversation that started it", async () => {
     const SUBTASK = `import { agents } from "@nodetool-ai/sandbox-nodetool/agents";
-export default (await agents.run({ task: "say done", steps: 2 })).answer;`;
+export default (await agents.run({ task: "make Child", steps: 2 })).answer;`;
+    const CREATE_CHILD = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+export default (await workflows.create({ name: "Child" })).name;`;
     await using fake = await startFakeOpenAI({
       script: [
         { tool_calls: [action(SUBTASK, { title: "Delegate" })], usage: { input_tokens: 10, output_tokens: 5 } },
-        { text: "child done", usage: { input_tokens: 1000, output_tokens: 50 } },
-        { text: "The subtask said it is done.", usage: { input_tokens: 20, output_tokens: 2 } },
+        {
+          tool_calls: [action(CREATE_CHILD, { title: "Make Child" })],
+          usage: { input_tokens: 600, output_tokens: 30 },
+        },
+        { text: "child done", usage: { input_tokens: 400, output_tokens: 20 } },
+        { text: "The subtask made Child.", usage: { input_tokens: 20, output_tokens: 2 } },
       ],
     });
     await using app = await openApp({ agent: agent(fake) });
@@ -106,16 +112,21 @@ export default (await agents.run({ task: "say done", steps: 2 })).answer;`;
     await page.getByRole("combobox", { name: "Model" }).waitFor();
     await send(page, "delegate it");
     const approval = dialog(page);
-    await approval.waitFor();
     await approval.getByRole("button", { name: "Allow once" }).click();
-    await conversation(page).getByText("The subtask said it is done.").waitFor();
+    // The child's write asks in the same dialog; meanwhile the parent's step shows the child's step.
+    await approval.getByText("create_workflow").first().waitFor();
+    const progress = conversation(page).getByRole("status", { name: "Subtask progress" });
+    await expect.poll(() => progress.textContent()).toBe("Subtask step 1 of 2: Make Child");
+    await approval.getByRole("button", { name: "Allow once" }).click();
+    await conversation(page).getByText("The subtask made Child.").waitFor();
     const rows = server.app.store.db
       .prepare("SELECT title, input_tokens, output_tokens FROM agent_threads ORDER BY created_at")
       .all() as { title: string; input_tokens: number; output_tokens: number }[];
     expect(rows).toMatchObject([
       { title: "delegate it", input_tokens: 1030, output_tokens: 57 },
-      { title: "Subtask: say done", input_tokens: 1000, output_tokens: 50 },
+      { title: "Subtask: make Child", input_tokens: 1000, output_tokens: 50 },
     ]);
+    expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Child" }]);
     expect(app.problems).toEqual([]);
   });
 

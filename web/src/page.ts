@@ -3,6 +3,7 @@
  * list, runner), the jobs store and the sandbox client, and where the session's events go.
  */
 import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { subtaskProgress } from "./agent/subtask-progress.ts";
 import { api } from "./api.ts";
 import { EditorController } from "./editor/controller.ts";
 import { WorkflowRunner } from "./editor/runner.ts";
@@ -42,6 +43,7 @@ export function createPage(sessionId: string): PageParts {
     onEvent(event) {
       if (event.type === "workflow_changed") workflows.apply(event);
       else if (event.type === "job_progress" || event.type === "job_ended") jobs.event(event);
+      else if (event.type === "subtask_progress") subtaskProgress.event(event);
     },
   };
 }

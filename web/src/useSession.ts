@@ -147,6 +147,7 @@ function apply(state: Extract<SessionState, { status: "ready" }>, event: Session
     case "allow_set_changed":
       return { ...state, allowed: event.allowed };
     case "run_ended":
+    case "subtask_progress":
     case "workflow_changed":
     case "job_progress":
     case "job_ended":

@@ -6,6 +6,7 @@
 import type { ReactNode } from "react";
 import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
 import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
+import { progressText, useSubtaskProgress } from "./subtask-progress.ts";
 
 export interface StepCardProps {
   call: ToolCall;
@@ -36,7 +37,7 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
           <pre className="code">{action.code}</pre>
         </details>
       ) : null}
-      {running ? <p className="status">Running…</p> : null}
+      {running ? <Running /> : null}
       {observation ? (
         <div className="observation">
           <p className={observation.ok ? "status ok" : "status failed"}>
@@ -68,5 +69,20 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
       ) : null}
       {result && !observation ? <div className={result.is_error ? "tool-error" : "tool-result"}>{parts}</div> : null}
     </article>
+  );
+}
+
+/** "Running…", and what a child agent the action started is doing (its latest step). */
+function Running() {
+  const progress = useSubtaskProgress();
+  return (
+    <>
+      <p className="status">Running…</p>
+      {progress ? (
+        <p className="status" role="status" aria-label="Subtask progress">
+          {progressText(progress)}
+        </p>
+      ) : null}
+    </>
   );
 }

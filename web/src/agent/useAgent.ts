@@ -14,6 +14,7 @@ import type { Mode } from "../../../shared/capabilities/types.ts";
 import { type Api, messageOf } from "../api.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import { pageModelClient } from "./model-client.ts";
+import { subtaskProgress } from "./subtask-progress.ts";
 
 export interface ThreadSummary {
   id: string;
@@ -130,6 +131,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
           stepCap,
           signal: controller.signal,
           execute: async (code, { signal }) => {
+            subtaskProgress.clear();
             const onAbort = () => sandbox.cancel();
             signal.addEventListener("abort", onAbort, { once: true });
             try {
