@@ -185,6 +185,27 @@ export default "ok";`,
     );
     await expect.poll(() => picker.locator("option").allTextContents()).toContain("Renamed by an action");
     expect(await picker.locator("option").allTextContents()).not.toContain("Made by an action");
+
+    // The open workflow deleted by an action: the editor says so and keeps the draft, which can be saved anew.
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const { workflows: all } = await workflows.list({ query: "Listed" });
+await workflows.delete(all[0].id);
+export default "deleted";`,
+    );
+    const gone = page.getByRole("alert").filter({ hasText: "This workflow was deleted elsewhere" });
+    await gone.waitFor();
+    await expect.poll(() => picker.locator("option").allTextContents()).not.toContain("Listed");
+    await gone.getByRole("button", { name: "Save as a new workflow" }).click();
+    await expect.poll(() => picker.locator("option").allTextContents()).toContain("Listed");
+    await gone.waitFor({ state: "detached" });
+    const stored = app.server.app.store.db.prepare("SELECT name, graph FROM workflows WHERE name = 'Listed'").all() as {
+      graph: string;
+    }[];
+    expect(stored.map((w) => JSON.parse(w.graph).nodes.map((n: { type: string }) => n.type))).toEqual([
+      ["constant.number"],
+    ]);
   });
 
   it("asks once before the first run of a graph that writes, runs its effects as the user, and Cancel stops a job", async () => {

@@ -188,6 +188,14 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
         run={<RunControls runner={runner} jobs={jobs} job={job} onMessage={problem} />}
         onMessage={problem}
       />
+      {workflow && snapshot.deleted ? (
+        <p className="banner" role="alert">
+          This workflow was deleted elsewhere (by an action, another tab or MCP). Your draft is still here.{" "}
+          <button type="button" onClick={async () => problem(await controller.saveAsNew())}>
+            Save as a new workflow
+          </button>
+        </p>
+      ) : null}
       {notice ? (
         <p className={notice.kind === "success" ? "notice success" : "banner"} role="status">
           {notice.text}{" "}

@@ -84,6 +84,20 @@ export class EditorController {
     return undefined;
   }
 
+  /** The open draft as a new workflow of the same name (the one it came from was deleted elsewhere). */
+  async saveAsNew(): Promise<string | undefined> {
+    const { workflow, graph } = this.store.getSnapshot();
+    if (!workflow) return "No workflow is open.";
+    const result = await this.calls.invoke("workflows", "create", [
+      { name: workflow.name, description: workflow.description, graph },
+    ]);
+    if (!result.ok) return result.error.message;
+    const created = result.value as Workflow;
+    this.store.open(created);
+    await set("open-workflow", created.id);
+    return undefined;
+  }
+
   async save(): Promise<SaveOutcome> {
     const { workflow, graph } = this.store.getSnapshot();
     if (!workflow) return { ok: false, conflict: false, message: "No workflow is open." };

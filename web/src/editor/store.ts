@@ -24,6 +24,8 @@ export interface EditorSnapshot {
   canUndo: boolean;
   canRedo: boolean;
   clipboard: Fragment | undefined;
+  /** The open workflow was deleted elsewhere (an action, another tab, MCP): only its draft is left. */
+  deleted: boolean;
 }
 
 export interface ApplyOptions {
@@ -42,6 +44,7 @@ export class EditorStore {
     canUndo: false,
     canRedo: false,
     clipboard: undefined,
+    deleted: false,
   };
   #past: Graph[] = [];
   /** The group the newest undo step belongs to, while it may still grow. */
@@ -79,7 +82,7 @@ export class EditorStore {
     this.#future = [];
     this.#saved = workflow.graph;
     const { id, name, description, version } = workflow;
-    this.#set({ workflow: { id, name, description, version }, graph: draft ?? workflow.graph });
+    this.#set({ workflow: { id, name, description, version }, graph: draft ?? workflow.graph, deleted: false });
   }
 
   close(): void {
@@ -87,7 +90,7 @@ export class EditorStore {
     this.#past = [];
     this.#future = [];
     this.#saved = EMPTY;
-    this.#set({ workflow: undefined, graph: EMPTY });
+    this.#set({ workflow: undefined, graph: EMPTY, deleted: false });
   }
 
   /** Applies one document operation; a change becomes one undo step, or joins its group's step. */
@@ -132,6 +135,11 @@ export class EditorStore {
   renamed(id: string, name: string): void {
     const open = this.#snapshot.workflow;
     if (open?.id === id && open.name !== name) this.#set({ workflow: { ...open, name } });
+  }
+
+  /** The open workflow was deleted elsewhere: the editor keeps its draft and says so. */
+  deletedElsewhere(id: string): void {
+    if (this.#snapshot.workflow?.id === id && !this.#snapshot.deleted) this.#set({ deleted: true });
   }
 
   /** After a successful save: the stored version and graph are now what the editor shows. */
