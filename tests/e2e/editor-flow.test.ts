@@ -131,4 +131,28 @@ export default done.applied;`,
     );
     expect(app.problems).toEqual([]);
   });
+  it("asks for the graph's workflow inputs beside Run workflow and runs with what the person typed", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Echo");
+    await addNode(page, "workflow input", "workflow.input");
+    await select(page, "workflow_input");
+    await inspector(page).getByRole("textbox", { name: /^name/ }).fill("x");
+    await addNode(page, "output", "workflow.output");
+    await select(page, "workflow_output");
+    await inspector(page).getByRole("textbox", { name: /^name/ }).fill("y");
+    await connect(page, { node: "workflow_input", handle: "output" }, { node: "workflow_output", handle: "value" });
+    const field = page.getByRole("group", { name: "Inputs" }).getByRole("textbox", { name: "Input x" });
+    expect(await field.getAttribute("placeholder")).toBe("required");
+    await field.fill('{"n": 41}');
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByRole("status", { name: "Workflow output: done" }).waitFor();
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    await openTab(page, "Jobs");
+    await jobs.getByRole("listitem", { name: "Echo: completed" }).waitFor();
+    // The output is the parsed JSON object (shown as a tree), not the typed text.
+    expect((await jobs.textContent())?.replace(/\s+/g, "")).toContain('"y":{1keys"n":41}');
+    expect(app.problems).toEqual([]);
+  });
 });

@@ -17,6 +17,7 @@ import { useEditorKeys } from "./keys.ts";
 import { autoLayout, type Size } from "./layout.ts";
 import { Palette, type PaletteChoice } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
+import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 
@@ -185,7 +186,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
         onSave={() => void save()}
         onPalette={openPalette}
         onLayout={layout}
-        run={<RunControls runner={runner} jobs={jobs} job={job} onMessage={problem} />}
+        run={<RunControls runner={runner} jobs={jobs} job={job} inputs={runInputs(graph)} onMessage={problem} />}
         onMessage={problem}
       />
       {workflow && snapshot.deleted ? (

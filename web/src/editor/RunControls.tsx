@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { Category } from "../../../shared/capabilities/types.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
+import { inputValues, type RunInput, RunInputs } from "./RunInputs.tsx";
 import type { Effect, WorkflowRunner } from "./runner.ts";
 
 const WORDS: Record<Category, string> = {
@@ -21,11 +22,14 @@ export interface RunControlsProps {
   runner: WorkflowRunner;
   jobs: JobsStore;
   job: JobEntry | undefined;
+  /** The graph's workflow inputs: a field each, passed to the run. */
+  inputs: readonly RunInput[];
   onMessage(message: string | undefined): void;
 }
 
-export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) {
+export function RunControls({ runner, jobs, job, inputs, onMessage }: RunControlsProps) {
   const [asking, setAsking] = useState<Effect[] | undefined>();
+  const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   // The person's preference for a dirty draft: run it as shown, or save it first (kept across reloads).
   const [saveFirst, setSaveFirst] = useState(() => localStorage.getItem(SAVE_FIRST) === "1");
@@ -34,7 +38,7 @@ export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) 
   const start = async () => {
     setBusy(true);
     try {
-      const outcome = await runner.run({ saveFirst });
+      const outcome = await runner.run({ saveFirst, inputs: inputValues(fields, inputs) });
       onMessage("problem" in outcome ? outcome.problem : undefined);
     } finally {
       setBusy(false);
@@ -65,6 +69,7 @@ export function RunControls({ runner, jobs, job, onMessage }: RunControlsProps) 
           Cancel
         </button>
       ) : null}
+      <RunInputs inputs={inputs} fields={fields} onChange={setFields} />
       <label className="save-first">
         <input
           type="checkbox"

@@ -39,7 +39,10 @@ export class WorkflowRunner {
   }
 
   /** Starts the job; answers its id, or a message saying why it did not start. */
-  async run(options: { saveFirst: boolean }): Promise<{ jobId: string } | { problem: string }> {
+  async run(options: {
+    saveFirst: boolean;
+    inputs?: Record<string, unknown>;
+  }): Promise<{ jobId: string } | { problem: string }> {
     const store = this.controller.store;
     if (options.saveFirst && store.getSnapshot().dirty) {
       const saved = await this.controller.save();
@@ -50,7 +53,7 @@ export class WorkflowRunner {
     const calls = this.controller.calls;
     const started = await calls.authorize(
       "ui_run_workflow",
-      { workflow_id: workflow.id, graph, inputs: {} },
+      { workflow_id: workflow.id, graph, inputs: options.inputs ?? {} },
       async (runId, callId) => {
         const answer = readAnswer(await calls.api.run.startJob.mutate({ runId, callId }));
         return "pending" in answer

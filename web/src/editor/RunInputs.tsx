@@ -1,0 +1,66 @@
+/**
+ * The values a run passes to the graph's `workflow.input` nodes, by name: one field per named input
+ * (its `default` shown as the placeholder; left empty, the node uses it). A field's text is read as
+ * JSON when it is JSON (`42`, `true`, `{"a":1}`), else as the text itself.
+ */
+import type { Graph } from "../../../shared/graph/document.ts";
+
+export interface RunInput {
+  name: string;
+  fallback: unknown;
+}
+
+/** The graph's named workflow inputs, once each, in node order. */
+export function runInputs(graph: Graph): RunInput[] {
+  const seen = new Map<string, RunInput>();
+  for (const node of graph.nodes) {
+    const name = node.type === "workflow.input" ? node.data.name : undefined;
+    if (typeof name === "string" && name !== "" && !seen.has(name))
+      seen.set(name, { name, fallback: node.data.default });
+  }
+  return [...seen.values()];
+}
+
+/** What the fields hold, as run_workflow's `inputs`: empty fields are left out. */
+export function inputValues(fields: Record<string, string>, inputs: readonly RunInput[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const { name } of inputs) {
+    const text = fields[name];
+    if (text === undefined || text === "") continue;
+    try {
+      values[name] = JSON.parse(text);
+    } catch {
+      values[name] = text;
+    }
+  }
+  return values;
+}
+
+export function RunInputs({
+  inputs,
+  fields,
+  onChange,
+}: {
+  inputs: readonly RunInput[];
+  fields: Record<string, string>;
+  onChange(fields: Record<string, string>): void;
+}) {
+  if (inputs.length === 0) return null;
+  return (
+    <fieldset className="run-inputs">
+      <legend>Inputs</legend>
+      {inputs.map(({ name, fallback }) => (
+        <label key={name}>
+          {name}{" "}
+          <input
+            type="text"
+            aria-label={`Input ${name}`}
+            value={fields[name] ?? ""}
+            placeholder={fallback === undefined ? "required" : JSON.stringify(fallback)}
+            onChange={(event) => onChange({ ...fields, [name]: event.target.value })}
+          />
+        </label>
+      ))}
+    </fieldset>
+  );
+}
