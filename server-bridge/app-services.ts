@@ -3,6 +3,7 @@
 import type { AgentServices } from "./agent/services.ts";
 import type { Logins } from "./auth/logins.ts";
 import type { Credentials } from "./auth/tokens.ts";
+import type { Widgets } from "./auth/widgets.ts";
 import type { ServerConfig } from "./config.ts";
 import type { JobEngine } from "./engine/jobs.ts";
 import type { ApprovalBroker } from "./runs/approvals.ts";
@@ -21,6 +22,8 @@ export interface AppServices {
   store: Store;
   credentials: Credentials;
   logins: Logins;
+  /** Embeddable widgets: registration, mint keys, tokens and the iframes' credentials. */
+  widgets: Widgets;
   bus: EventBus;
   sessions: Sessions;
   approvals: ApprovalBroker;

@@ -14,10 +14,12 @@ import { isAssetPath, serveAsset } from "./assets/serve.ts";
 import { assetLimits } from "./assets/store.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
+import { Widgets } from "./auth/widgets.ts";
 import type { ServerConfig } from "./config.ts";
 import { CodeSandbox } from "./engine/code-sandbox.ts";
 import { JobEngine } from "./engine/jobs.ts";
 import { checkingIntervalMs, limitConnections } from "./http/connections.ts";
+import { handleEmbed, isEmbedPath } from "./http/embed.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
 import { refuse, sendError, sendJson } from "./http/respond.ts";
@@ -92,12 +94,16 @@ export function createServices(
       },
     },
   );
+  const widgets = new Widgets(store);
+  // A revoked widget's actions stop with it (its sockets close in http/sockets.ts).
+  widgets.onRevoked((widgetId) => runs.endForWidget(widgetId));
   const services: Omit<AppServices, "agent"> = {
     config,
     owner,
     store,
     credentials: loadCredentials(store, { AUTH_TOKEN: config.authToken, MCP_TOKEN: config.mcpToken }),
     logins: new Logins(store),
+    widgets,
     bus,
     sessions,
     approvals,
@@ -192,6 +198,10 @@ async function route(
   }
   if (url.pathname === "/mcp") {
     await mcp.handle(req, res);
+    return;
+  }
+  if (isEmbedPath(url.pathname)) {
+    await handleEmbed(app, req, res, url);
     return;
   }
   if (req.method !== "GET" && req.method !== "HEAD") {

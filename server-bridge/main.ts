@@ -1,7 +1,8 @@
 /**
  * The CLI entry: `start` (serve the app, the API and MCP at /mcp), `mcp` (MCP over stdio for the local
  * user), `action <file|->` (run one action against the local store, observation as JSON on stdout),
- * `user add <name>` (a further user's tokens), `token add|list|revoke` (API tokens for scripts).
+ * `user add <name>` (a further user's tokens), `token add|list|revoke` (API tokens for scripts),
+ * `widget add|list|revoke` (embeddable widgets and their mint keys).
  * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
@@ -9,6 +10,7 @@ import type { AppServices } from "./app-services.ts";
 import { tokenCommand, userCommand } from "./cli/accounts.ts";
 import { actionCommand, terminalApprover } from "./cli/action.ts";
 import { agentCommand } from "./cli/agent.ts";
+import { widgetCommand } from "./cli/widgets.ts";
 import { configFromEnv } from "./config.ts";
 import { mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
@@ -88,10 +90,11 @@ async function main(argv: string[]): Promise<number> {
       // MCP over stdio: nothing but protocol on stdout (see mcp/stdio.ts).
       return await mcpStdioCommand(rest);
     case "user":
-    case "token": {
+    case "token":
+    case "widget": {
       const app = createServices(configFromEnv());
       try {
-        const run = command === "user" ? userCommand : tokenCommand;
+        const run = command === "user" ? userCommand : command === "token" ? tokenCommand : widgetCommand;
         return run(rest, app, { stdout: process.stdout, stderr: process.stderr });
       } finally {
         app.store.dispose();
@@ -99,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     }
     default:
       process.stderr.write(
-        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke\n`,
+        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke\n`,
       );
       return 2;
   }

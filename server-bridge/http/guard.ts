@@ -6,6 +6,7 @@ import type { IncomingMessage } from "node:http";
 import type { AppServices } from "../app-services.ts";
 import type { Caller, Via } from "../auth/caller.ts";
 import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
+import { CREDENTIAL_PREFIX } from "../auth/widgets.ts";
 
 export function allowedHosts(host: string, port: number): Set<string> {
   const names = new Set(["127.0.0.1", "localhost", "[::1]", host]);
@@ -39,10 +40,29 @@ export function bearer(req: IncomingMessage): string | undefined {
   return match?.[1];
 }
 
-/** Who may call the API (`/trpc`, `/assets`): the person's browser, the admin token, an API token. */
-export const API_CALLERS: readonly Via[] = ["cookie", "bearer", "api"];
+/**
+ * Who may call the API (`/trpc`, `/assets`, `/types`): the person's browser, the admin token, an API
+ * token, a widget's iframe (its credential, from its own page only: see `isForeign` at each route).
+ */
+export const API_CALLERS: readonly Via[] = ["cookie", "bearer", "api", "widget"];
 /** Who may call `/mcp`: the MCP token only. */
 export const MCP_CALLERS: readonly Via[] = ["mcp"];
+
+/** Whose token this is (admin, API, MCP token or a widget credential), as a caller; undefined for none. */
+export function callerOfToken(app: Pick<AppServices, "credentials" | "widgets">, token: string): Caller | undefined {
+  if (token.startsWith(CREDENTIAL_PREFIX)) {
+    const found = app.widgets.identify(token);
+    return found && { user: found.widget.userId, via: "widget", session: found.credentialId, widget: found.widget };
+  }
+  const found = app.credentials.identify(token);
+  if (!found) return undefined;
+  return { user: found.user, via: found.scope === "admin" ? "bearer" : found.scope };
+}
+
+/** A caller whose requests must come from its own page: the cookie's browser, a widget's iframe. */
+export function bindsToPage(caller: Caller): boolean {
+  return caller.via === "cookie" || caller.via === "widget";
+}
 
 /**
  * The caller, if the request carries a credential `accept` admits. A bearer token is judged alone (a
@@ -51,10 +71,8 @@ export const MCP_CALLERS: readonly Via[] = ["mcp"];
 export function identify(app: AppServices, req: IncomingMessage, accept: readonly Via[]): Caller | undefined {
   const token = bearer(req);
   if (token !== undefined) {
-    const found = app.credentials.identify(token);
-    if (!found) return undefined;
-    const via: Via = found.scope === "admin" ? "bearer" : found.scope;
-    return accept.includes(via) ? { user: found.user, via } : undefined;
+    const caller = callerOfToken(app, token);
+    return caller && accept.includes(caller.via) ? caller : undefined;
   }
   if (!accept.includes("cookie")) return undefined;
   const login = readCookie(req.headers.cookie, COOKIE_NAME);

@@ -9,14 +9,20 @@ import type { AppServices } from "../app-services.ts";
 import { identify } from "./guard.ts";
 import { BASE_HEADERS, refuse, sendError } from "./respond.ts";
 
-export const PAGE_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
-  "connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'self'; base-uri 'none'; form-action 'self'; object-src 'none'";
+/** The page's policy; `frameAncestors` is who may frame it (the app: itself; a widget: its origins). */
+export function pageCsp(frameAncestors: string): string {
+  return (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    `connect-src 'self'; worker-src 'self' blob:; frame-ancestors ${frameAncestors}; base-uri 'none'; form-action 'self'; object-src 'none'`
+  );
+}
+
+export const PAGE_CSP = pageCsp("'self'");
 
 /** The worker script may not reach the network at all: a compromised worker cannot use our cookies. */
 export const WORKER_CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'none'";
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".mjs": "text/javascript; charset=utf-8",

@@ -7,6 +7,9 @@
  * - a browser is authenticated by its login cookie at the upgrade; a script (no cookie, no Origin or
  *   our own) by an API token (or the admin token) in `connectionParams` within `AUTH_DEADLINE_MS`, else it is closed;
  *   such sockets waiting to authenticate are capped, and so are sockets per user;
+ * - a widget's iframe (our own Origin, no cookie: third-party cookies are never needed) by its widget
+ *   credential in `connectionParams`; capped per credential, closed when the credential expires or its
+ *   widget is revoked (here, or by another process: a sweep reads the store every few seconds);
  * - per connection: message size (the body cap; `ws` closes with 1009 past it), calls in flight (the
  *   tRPC middleware in trpc/init.ts refuses past the batch cap, the socket stays usable), a send
  *   buffer that may not grow without limit when the page reads slowly (the socket is closed; the page
@@ -26,7 +29,7 @@ import type { Caller } from "../auth/caller.ts";
 import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import type { RequestContext, SocketState } from "../trpc/init.ts";
 import { appRouter } from "../trpc/router.ts";
-import { hostAllowed } from "./guard.ts";
+import { callerOfToken, hostAllowed } from "./guard.ts";
 
 /** A script's socket must authenticate (connectionParams) within this long. */
 export const AUTH_DEADLINE_MS = 5_000;
@@ -39,21 +42,43 @@ interface Entry {
   state: SocketState;
   /** Who the socket acts for: known at the upgrade (cookie) or once connectionParams arrive (token). */
   caller: Caller | undefined;
+  /** A browser opened it (an Origin header, which the upgrade checked is our own). */
+  fromPage: boolean;
   authTimer?: ReturnType<typeof setTimeout>;
+  /** A widget credential's socket closes when the credential expires. */
+  expiryTimer?: ReturnType<typeof setTimeout>;
 }
 
 export interface SocketServer {
   /** Open sockets (all users). */
   count(): number;
-  /** Closes the sockets of a login (sign-out) or of a user; `abrupt` drops them without a close frame. */
-  closeFor(match: { loginId?: string; userId?: string }, reason: string, abrupt?: boolean): number;
+  /**
+   * Closes the sockets of a login (sign-out), a user, or a widget (revoked); `abrupt` drops them
+   * without a close frame.
+   */
+  closeFor(match: SocketMatch, reason: string, abrupt?: boolean): number;
   close(): Promise<void>;
 }
+
+export interface SocketMatch {
+  loginId?: string;
+  userId?: string;
+  widgetId?: string;
+}
+
+/** Sockets one widget credential (one iframe) may hold open; a widget's visitors share its user, not this. */
+const MAX_SOCKETS_PER_CREDENTIAL = 4;
+/** How often open widget sockets are checked against the store (a revocation by the CLI, another process). */
+const WIDGET_SWEEP_MS = 2_000;
 
 export function attachSockets(app: AppServices, server: Server, hosts: () => Set<string>): SocketServer {
   const entries = new Map<WebSocket, Entry>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: app.config.maxBodyBytes });
-  const byUser = (userId: string) => [...entries.values()].filter((e) => e.caller?.user === userId).length;
+  // Per user, widget sockets aside: a widget's visitors all act as its user, and are capped per credential.
+  const byUser = (userId: string) =>
+    [...entries.values()].filter((e) => e.caller?.user === userId && e.caller.via !== "widget").length;
+  const byCredential = (credentialId: string | undefined) =>
+    [...entries.values()].filter((e) => e.caller?.via === "widget" && e.caller.session === credentialId).length;
   const unauthenticated = () => [...entries.values()].filter((e) => e.caller === undefined).length;
 
   const handler = applyWSSHandler({
@@ -66,17 +91,24 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
       if (!entry) throw new Error("a socket the upgrade did not register");
       if (entry.caller === undefined) {
         const token = info.connectionParams?.token;
-        const found = typeof token === "string" ? app.credentials.identify(token) : undefined;
-        // The API's tokens (admin or API): the MCP token opens /mcp only.
-        if (found?.scope !== "admin" && found?.scope !== "api") {
-          throw unauthorized("connectionParams.token is not a valid API or admin token.");
+        const found = typeof token === "string" ? callerOfToken(app, token) : undefined;
+        // The API's tokens (admin or API) and widget credentials: the MCP token opens /mcp only.
+        if (found?.via !== "bearer" && found?.via !== "api" && found?.via !== "widget") {
+          throw unauthorized("connectionParams.token is not a valid API or admin token, or widget credential.");
         }
-        if (byUser(found.user) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
-        entry.caller = { user: found.user, via: found.scope === "admin" ? "bearer" : "api" };
+        if (found.via === "widget") {
+          if (byCredential(found.session) >= MAX_SOCKETS_PER_CREDENTIAL) throw unauthorized(tooManyWidgetSockets());
+          const expires = app.widgets.identify(token as string)?.expiresAt ?? Date.now();
+          entry.expiryTimer = setTimeout(() => socket.close(4401, "widget credential expired"), expires - Date.now());
+          entry.expiryTimer.unref?.();
+        } else if (byUser(found.user) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
+        entry.caller = found;
         clearTimeout(entry.authTimer);
-        return { app, caller: entry.caller, sameOrigin: false, socket: entry.state };
       }
-      return { app, caller: entry.caller, sameOrigin: true, socket: entry.state };
+      // A cookie socket is the person's page (the upgrade required our own Origin); a widget's iframe
+      // is its person's page when a browser opened it from our origin; a script's socket never is.
+      const sameOrigin = entry.caller.via === "cookie" || (entry.caller.via === "widget" && entry.fromPage);
+      return { app, caller: entry.caller, sameOrigin, socket: entry.state };
     },
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
@@ -110,6 +142,7 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
       const entry: Entry = {
         state: { inFlight: 0 },
         caller: userId ? { user: userId, via: "cookie", session: loginId } : undefined,
+        fromPage: origin !== undefined,
       };
       entries.set(ws, entry);
       if (!userId) {
@@ -122,20 +155,25 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
       );
       ws.once("close", () => {
         clearTimeout(entry.authTimer);
+        clearTimeout(entry.expiryTimer);
         entries.delete(ws);
       });
       wss.emit("connection", ws, req);
     });
   };
   server.on("upgrade", onUpgrade);
-  const stopListening = app.logins.onEnded((loginId) => closeFor({ loginId }, "signed out"));
+  const stopLogins = app.logins.onEnded((loginId) => closeFor({ loginId }, "signed out"));
+  const stopWidgets = app.widgets.onRevoked((widgetId) => closeFor({ widgetId }, "widget revoked"));
+  const sweep = setInterval(() => sweepWidgets(app, entries), WIDGET_SWEEP_MS);
+  sweep.unref();
 
-  function closeFor(match: { loginId?: string; userId?: string }, reason: string, abrupt = false): number {
+  function closeFor(match: SocketMatch, reason: string, abrupt = false): number {
     let closed = 0;
     for (const [ws, entry] of entries) {
       const hit =
-        (match.loginId !== undefined && entry.caller?.session === match.loginId) ||
-        (match.userId !== undefined && entry.caller?.user === match.userId);
+        (match.loginId !== undefined && entry.caller?.via === "cookie" && entry.caller.session === match.loginId) ||
+        (match.userId !== undefined && entry.caller?.user === match.userId) ||
+        (match.widgetId !== undefined && entry.caller?.widget?.id === match.widgetId);
       if (hit) {
         if (abrupt) ws.terminate();
         else ws.close(4403, reason.slice(0, 100));
@@ -150,7 +188,9 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     closeFor,
     async close() {
       server.off("upgrade", onUpgrade);
-      stopListening();
+      stopLogins();
+      stopWidgets();
+      clearInterval(sweep);
       handler.broadcastReconnectNotification();
       for (const ws of entries.keys()) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -173,6 +213,30 @@ function boundSendBuffer(ws: WebSocket, limit: number, onOverflow: () => void): 
     }
     send(data, ...rest);
   }) as WebSocket["send"];
+}
+
+/**
+ * Finds the widgets revoked (or credentials expired) behind this process's back, by the CLI or
+ * another process sharing the store: their sockets close and their runs end, as a revocation here does.
+ */
+function sweepWidgets(app: AppServices, entries: Map<WebSocket, Entry>): void {
+  const open = [...entries].filter(([, e]) => e.caller?.via === "widget");
+  const widgets = new Set([...open.map(([, e]) => e.caller?.widget?.id ?? ""), ...app.runs.liveWidgets()]);
+  if (widgets.size === 0) return;
+  try {
+    for (const widgetId of app.widgets.revokedAmong([...widgets])) app.widgets.announceRevoked(widgetId);
+    const valid = app.widgets.stillValid(open.map(([, e]) => e.caller?.session ?? ""));
+    for (const [ws, entry] of open) {
+      if (entries.has(ws) && !valid.has(entry.caller?.session ?? "")) ws.close(4403, "widget credential revoked");
+    }
+  } catch (err) {
+    // A busy store (another process holding the write lock): the next sweep looks again.
+    app.log("warn", "could not check widget sockets against the store; retrying", err);
+  }
+}
+
+function tooManyWidgetSockets(): string {
+  return `A widget's iframe may hold at most ${MAX_SOCKETS_PER_CREDENTIAL} open sockets; reload the host page.`;
 }
 
 function unauthorized(message: string): TRPCError {

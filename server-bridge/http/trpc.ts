@@ -10,7 +10,7 @@ import type { AppServices } from "../app-services.ts";
 import { batchTooLarge } from "../config.ts";
 import { appRouter } from "../trpc/router.ts";
 import { readBody } from "./body.ts";
-import { API_CALLERS, identify, isForeign, isSameOrigin } from "./guard.ts";
+import { API_CALLERS, bindsToPage, identify, isForeign, isSameOrigin } from "./guard.ts";
 import { BASE_HEADERS, refuse } from "./respond.ts";
 
 export async function handleTrpc(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -27,7 +27,7 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
     );
     return;
   }
-  if (caller.via === "cookie" && isForeign(req)) {
+  if (bindsToPage(caller) && isForeign(req)) {
     refuse(res, 403, "unauthorized", "Cross-origin requests are refused.");
     return;
   }
@@ -78,7 +78,7 @@ export async function handleTrpc(app: AppServices, req: IncomingMessage, res: Se
     req: request,
     router: appRouter,
     maxBatchSize: app.config.maxBatchSize,
-    createContext: () => ({ app, caller, sameOrigin: caller.via === "cookie" && isSameOrigin(req) }),
+    createContext: () => ({ app, caller, sameOrigin: bindsToPage(caller) && isSameOrigin(req) }),
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") app.log("error", `trpc ${path ?? "?"} failed`, error.cause ?? error);
     },

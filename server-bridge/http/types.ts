@@ -12,7 +12,7 @@ import { declarationBundle, moduleDeclaration, packDeclaration } from "../../sha
 import { typesIndex } from "../../shared/declarations/types-index.ts";
 import type { AppServices } from "../app-services.ts";
 import { defaultLibrary } from "../packs/index.ts";
-import { API_CALLERS, identify, isForeign } from "./guard.ts";
+import { API_CALLERS, bindsToPage, identify, isForeign } from "./guard.ts";
 import { BASE_HEADERS, refuse, sendError, sendJson } from "./respond.ts";
 
 const TYPES_PATH = /^\/types\/([a-z][a-z0-9_]*)\.d\.ts$/;
@@ -45,7 +45,7 @@ export function serveTypes(app: AppServices, req: IncomingMessage, res: ServerRe
     );
     return;
   }
-  if (caller.via === "cookie" && isForeign(req)) {
+  if (bindsToPage(caller) && isForeign(req)) {
     refuse(res, 403, "unauthorized", "Cross-origin requests are refused.");
     return;
   }

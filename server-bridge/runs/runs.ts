@@ -37,6 +37,8 @@ export interface LiveRun extends HeldCalls {
   readonly id: string;
   readonly sessionId: string;
   readonly userId: string;
+  /** The widget whose session it runs in, if any (its limits count it; revoking the widget ends it). */
+  readonly widgetId: string | null;
   readonly run: CapabilityRun<ServerServices>;
   readonly mounted: readonly string[];
   readonly packs: readonly string[];
@@ -118,6 +120,7 @@ export class Runs {
       id,
       sessionId,
       userId,
+      widgetId: session.widget_id,
       run,
       mounted,
       packs,
@@ -254,6 +257,27 @@ export class Runs {
   /** Ends every live run (shutdown). */
   endAll(): void {
     for (const live of [...this.#live.values()]) this.end(live.userId, live.id, "ended");
+  }
+
+  /** Runs of this widget's sessions live in this process (what its "actions in flight" limit counts). */
+  liveCount(widgetId: string): number {
+    let count = 0;
+    for (const live of this.#live.values()) if (live.widgetId === widgetId) count++;
+    return count;
+  }
+
+  /** The widgets whose sessions have runs live here. */
+  liveWidgets(): Set<string> {
+    const ids = new Set<string>();
+    for (const live of this.#live.values()) if (live.widgetId !== null) ids.add(live.widgetId);
+    return ids;
+  }
+
+  /** Cancels every live run of a widget's sessions (the widget was revoked); returns how many. */
+  endForWidget(widgetId: string): number {
+    const ended = [...this.#live.values()].filter((live) => live.widgetId === widgetId);
+    for (const live of ended) this.end(live.userId, live.id, "cancelled");
+    return ended.length;
   }
 }
 

@@ -19,6 +19,8 @@ export interface SessionRow {
   allow_set: string;
   modules: string;
   packs: string;
+  /** The widget whose iframe created it (only that widget's credentials may touch it), or null. */
+  widget_id: string | null;
 }
 
 export interface SessionView {
@@ -44,7 +46,12 @@ export class Sessions {
 
   create(
     userId: string,
-    input: { mode?: Mode | undefined; modules?: string[] | undefined; packs?: string[] | undefined },
+    input: {
+      mode?: Mode | undefined;
+      modules?: string[] | undefined;
+      packs?: string[] | undefined;
+      widgetId?: string | undefined;
+    },
   ): SessionView {
     const modules = input.modules ?? [...MODULE_NAMES];
     const unknownModule = modules.find((m) => !MODULE_NAMES.includes(m));
@@ -70,10 +77,11 @@ export class Sessions {
       allow_set: "[]",
       modules: JSON.stringify([...new Set(modules)]),
       packs: JSON.stringify([...new Set(packs)]),
+      widget_id: input.widgetId ?? null,
     };
     this.store
       .sql(
-        "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, ?)",
+        "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, widget_id, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, @widget_id, ?)",
       )
       .run(row, Date.now());
     return view(row);

@@ -12,13 +12,14 @@ import { assets } from "./migrations/003-assets.ts";
 import { escapedValues } from "./migrations/004-escaped-values.ts";
 import { apiTokens } from "./migrations/005-api-tokens.ts";
 import { agent } from "./migrations/006-agent.ts";
+import { widgets } from "./migrations/007-widgets.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
 
 /** A migration is SQL, or a step over the rows that SQL alone cannot express. */
 export type Migration = string | ((db: Database.Database) => void);
 
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, assets, escapedValues, apiTokens, agent];
+export const MIGRATIONS: readonly Migration[] = [initial, jobs, assets, escapedValues, apiTokens, agent, widgets];
 
 export interface Store {
   readonly db: Database.Database;

@@ -7,6 +7,7 @@ import { type ErrorCode, type FailurePayload, failure, isCodedError, toFailure }
 import type { AppServices } from "../app-services.ts";
 import { type Caller, isPerson } from "../auth/caller.ts";
 import { trpcCodeFor } from "../http/status.ts";
+import { checkWidgetScope } from "./widget-rules.ts";
 
 export interface RequestContext {
   app: AppServices;
@@ -84,28 +85,47 @@ const bounded = t.middleware(async ({ ctx, type, next }) => {
   }
 });
 
-/** Any authenticated caller: a token or a cookie session. `userId` is the caller's user. */
+/**
+ * Any authenticated caller: a token, a cookie session or a widget's credential. `userId` is the
+ * caller's user. A widget caller is held to its widget's scope before the procedure runs
+ * (widget-rules.ts: the ids it names must be its widget's).
+ */
 export const authed = t.procedure
   .use(coded)
   .use(bounded)
-  .use(({ ctx, next }) => {
+  .use(async ({ ctx, next, getRawInput }) => {
     const { caller } = ctx;
     if (!caller)
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
+    if (caller.via === "widget") checkWidgetScope({ ...ctx, caller }, await getRawInput().catch(() => undefined));
     return next({ ctx: { ...ctx, caller, userId: caller.user } });
   });
 
-/** Whether this request is the person's own act: their cookie session, from the app's own page. */
+/** Whether this request is the person's own act: their cookie session (or widget iframe), from its own page. */
 export function byPerson(ctx: { caller: Caller; sameOrigin: boolean }): boolean {
   return isPerson(ctx.caller) && ctx.sameOrigin;
 }
 
-/** The person's acts (answer approvals, change mode, revoke): cookie session and same origin only. */
+/**
+ * The person's acts (answer approvals, change mode, revoke): the cookie session or a widget's iframe,
+ * from its own page (same origin) only. A host page embedding the widget can never do them.
+ */
 export const person = authed.use(({ ctx, next }) => {
   if (!byPerson(ctx)) {
     throw new TRPCError({
       code: "FORBIDDEN",
       message: "Only the signed-in person can do this, from the app's own page (a token alone cannot).",
+    });
+  }
+  return next();
+});
+
+/** The owner's acts (register and revoke widgets): the admin token, or the signed-in person's page. */
+export const admin = authed.use(({ ctx, next }) => {
+  if (ctx.caller.via !== "bearer" && !(ctx.caller.via === "cookie" && ctx.sameOrigin)) {
+    throw new TRPCError({
+      code: "FORBIDDEN",
+      message: "Only the owner can do this: with the admin token, or from the signed-in app's own page.",
     });
   }
   return next();

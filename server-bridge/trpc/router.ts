@@ -14,26 +14,34 @@ import { defaultLibrary } from "../packs/index.ts";
 import { invokeMany } from "../runs/invoke-many.ts";
 import { agentRouter } from "./agent-router.ts";
 import { authed, byPerson, person, router } from "./init.ts";
+import { actorOf, admitWidgetRun, checkWidgetMode, meterWidgetCalls, widgetSession } from "./widget-rules.ts";
+import { widgetsRouter } from "./widgets-router.ts";
 
 const Id = z.string().min(1).max(200);
 const Mode = z.enum(MODES);
 const Actor = z.enum(["agent", "user"]);
 
-/** Acting as the user (never prompted) is the person's own act: cookie session and same origin only. */
-function requirePersonFor(ctx: Parameters<typeof byPerson>[0], actor: "agent" | "user" | undefined): void {
-  if (actor === "user" && !byPerson(ctx)) {
+/**
+ * Whose act a call is. Acting as the user (never prompted) is the person's own act: cookie session and
+ * same origin only; a widget's calls are always the agent's (widget-rules.ts).
+ */
+function actingAs(ctx: Parameters<typeof actorOf>[0], actor: "agent" | "user" | undefined) {
+  const acting = actorOf(ctx, actor);
+  if (acting === "user" && !byPerson(ctx)) {
     throw new TRPCError({ code: "FORBIDDEN", message: "Only the signed-in person's page may act as the user." });
   }
+  return acting;
 }
 
 const Names = z.array(z.string().min(1).max(100)).max(100);
 
 export const appRouter = router({
   agent: agentRouter,
+  widgets: widgetsRouter,
   auth: router({
     /** Signs this browser out: its login ends, and every socket it holds is closed. */
     signOut: person.mutation(({ ctx }) => {
-      if (ctx.caller.session) ctx.app.logins.end(ctx.caller.session);
+      if (ctx.caller.via === "cookie" && ctx.caller.session) ctx.app.logins.end(ctx.caller.session);
       return { signedOut: true };
     }),
   }),
@@ -50,21 +58,24 @@ export const appRouter = router({
       .input(z.object({ mode: Mode.optional(), modules: Names.optional(), packs: Names.optional() }).default({}))
       .mutation(({ ctx, input }) => {
         // `auto` skips every approval: choosing it is the person's act, here as in setMode.
-        if (input.mode === "auto" && !byPerson(ctx) && !ctx.app.config.allowTokenAutoMode) {
+        // ALLOW_TOKEN_AUTO_MODE lets a token choose it; never a widget's credential outside its page.
+        const tokenMay = ctx.app.config.allowTokenAutoMode && ctx.caller.via !== "widget";
+        if (input.mode === "auto" && !byPerson(ctx) && !tokenMay) {
           throw new TRPCError({
             code: "FORBIDDEN",
             message:
               'Only the signed-in person can choose auto mode (it skips every approval). Create the session in "default" or "plan" mode; the person may switch it to auto from the app.',
           });
         }
-        return ctx.app.sessions.create(ctx.userId, input);
+        return ctx.app.sessions.create(ctx.userId, widgetSession(ctx, input));
       }),
     get: authed
       .input(z.object({ sessionId: Id }))
       .query(({ ctx, input }) => ctx.app.sessions.view(ctx.userId, input.sessionId)),
-    setMode: person
-      .input(z.object({ sessionId: Id, mode: Mode }))
-      .mutation(({ ctx, input }) => ctx.app.sessions.setMode(ctx.userId, input.sessionId, input.mode)),
+    setMode: person.input(z.object({ sessionId: Id, mode: Mode })).mutation(({ ctx, input }) => {
+      checkWidgetMode(ctx, input.mode);
+      return ctx.app.sessions.setMode(ctx.userId, input.sessionId, input.mode);
+    }),
     allowed: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
       ctx.app.sessions.require(ctx.userId, input.sessionId);
       return { allowed: ctx.app.sessions.allowed(input.sessionId) };
@@ -101,12 +112,14 @@ export const appRouter = router({
   run: router({
     start: authed
       .input(z.object({ sessionId: Id, editor: z.boolean().optional(), threadId: Id.optional() }))
-      .mutation(({ ctx, input }) => ({
-        runId: ctx.app.runs.start(ctx.userId, input.sessionId, {
+      .mutation(({ ctx, input }) => {
+        admitWidgetRun(ctx);
+        const run = ctx.app.runs.start(ctx.userId, input.sessionId, {
           editor: input.editor ?? false,
           threadId: input.threadId,
-        }).id,
-      })),
+        });
+        return { runId: run.id };
+      }),
     authorize: authed
       .input(
         z.object({
@@ -118,9 +131,11 @@ export const appRouter = router({
         }),
       )
       .mutation(({ ctx, input }) => {
-        requirePersonFor(ctx, input.actor);
+        const actor = actingAs(ctx, input.actor);
+        const refused = meterWidgetCalls(ctx, 1);
+        if (refused) return refused;
         // On the page's socket a waiting call answers when it settles; over HTTP it is held, then pending.
-        return ctx.app.ui.authorize(ctx.userId, input, { hold: !ctx.socket });
+        return ctx.app.ui.authorize(ctx.userId, { ...input, actor }, { hold: !ctx.socket });
       }),
     complete: authed
       .input(
@@ -154,8 +169,10 @@ export const appRouter = router({
         }),
       )
       .mutation(({ ctx, input }) => {
-        requirePersonFor(ctx, input.actor);
-        return ctx.app.runs.invoke(ctx.userId, input, { hold: !ctx.socket });
+        const actor = actingAs(ctx, input.actor);
+        const refused = meterWidgetCalls(ctx, 1);
+        if (refused) return refused;
+        return ctx.app.runs.invoke(ctx.userId, { ...input, actor }, { hold: !ctx.socket });
       }),
     /**
      * The calls of one worker batch in one procedure: each runs exactly as `invoke`, and answers stream
@@ -170,14 +187,19 @@ export const appRouter = router({
         }),
       )
       .mutation(async function* ({ ctx, input }) {
-        requirePersonFor(ctx, input.actor);
+        const actor = actingAs(ctx, input.actor);
         if (input.calls.length > ctx.app.config.maxBatchSize) {
           throw new TRPCError({
             code: "PAYLOAD_TOO_LARGE",
             message: batchTooLarge(ctx.app.config, input.calls.length),
           });
         }
-        yield* invokeMany(ctx.app.runs, ctx.userId, input, (capability, err) =>
+        const refused = meterWidgetCalls(ctx, input.calls.length);
+        if (refused) {
+          yield input.calls.map((call) => ({ callId: call.callId, answer: refused }));
+          return;
+        }
+        yield* invokeMany(ctx.app.runs, ctx.userId, { ...input, actor }, (capability, err) =>
           ctx.app.log("error", `capability ${capability} threw`, err),
         );
       }),

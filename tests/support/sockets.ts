@@ -18,9 +18,20 @@ export function socketUrl(server: TestServer, query = ""): string {
   return `${server.url.replace(/^http/, "ws")}/trpc${query}`;
 }
 
-/** A tRPC client over one socket: `cookie` signs it in as the page would, `token` as a script. */
-export function socketClient(server: TestServer, auth: { cookie: string } | { token: string }): SocketClient {
-  const headers: Record<string, string> = "cookie" in auth ? { cookie: auth.cookie, origin: server.url } : {};
+/**
+ * A tRPC client over one socket: `cookie` signs it in as the page would, `token` as a script (or, with
+ * `origin`, as a page of that origin would: a widget's iframe sends its credential so).
+ */
+export function socketClient(
+  server: TestServer,
+  auth: { cookie: string } | { token: string; origin?: string },
+): SocketClient {
+  const headers: Record<string, string> =
+    "cookie" in auth
+      ? { cookie: auth.cookie, origin: server.url }
+      : auth.origin === undefined
+        ? {}
+        : { origin: auth.origin };
   class HeaderSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols, { headers });

@@ -1,0 +1,128 @@
+/**
+ * The rules a widget's credential is held to in the API (DESIGN.md section 8a), in one place:
+ *
+ * - scope: every `sessionId`, `runId` and `approvalId` a widget caller names must belong to a session
+ *   its widget created (the procedures name their ids so, and nothing else); an unknown id looks the
+ *   same as a foreign one;
+ * - liveness: a socket authenticated once, so each of its calls checks that the credential was not
+ *   revoked or expired since;
+ * - sessions mount only the widget's modules, and never run above its highest mode;
+ * - limits: actions (runs) in flight, and capability calls per minute, per widget;
+ * - a widget never acts as the user (the user is the widget's account, not the visitor): the calls of
+ *   its own controls go through the gate like the agent's.
+ *
+ * Callers that are not widgets pass every check unchanged.
+ */
+import type { Actor, InvokeResult, Mode } from "../../shared/capabilities/types.ts";
+import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import type { AppServices } from "../app-services.ts";
+import type { Caller } from "../auth/caller.ts";
+import { initialMode, modulesWithin, requireModeWithin, type WidgetPolicy } from "../auth/widget-policy.ts";
+
+interface Ctx {
+  app: AppServices;
+  caller: Caller;
+  sameOrigin: boolean;
+  socket?: unknown;
+}
+
+const SCOPED = ["sessionId", "runId", "approvalId"] as const;
+
+const WHAT: Record<(typeof SCOPED)[number], string> = {
+  sessionId: "Session",
+  runId: "Run",
+  approvalId: "Approval",
+};
+
+function unauthorized(message: string): CodedError {
+  return new CodedError({ code: "unauthorized", message });
+}
+
+/** Before any procedure of a widget caller: its credential still holds, and every id it names is its widget's. */
+export function checkWidgetScope(ctx: Ctx, raw: unknown): void {
+  const widget = ctx.caller.widget;
+  if (ctx.caller.via !== "widget" || !widget) return;
+  const credential = ctx.caller.session ?? "";
+  if (ctx.socket !== undefined && !ctx.app.widgets.stillValid([credential]).has(credential)) {
+    throw unauthorized("This widget's credential was revoked or has expired. Reload the host page to open it again.");
+  }
+  if (typeof raw !== "object" || raw === null) return;
+  for (const key of SCOPED) {
+    const id = (raw as Record<string, unknown>)[key];
+    if (typeof id !== "string") continue;
+    if (ctx.app.widgets.ownerOf(key, id) !== widget.id) {
+      throw unauthorized(`${WHAT[key]} "${id}" does not exist or is not this widget's.`);
+    }
+  }
+}
+
+function widgetOf(ctx: Ctx): WidgetPolicy | undefined {
+  return ctx.caller.via === "widget" ? ctx.caller.widget : undefined;
+}
+
+/** What `session.create` makes for a widget: its modules only, a mode within its highest, its id. */
+export function widgetSession<TInput extends { mode?: Mode | undefined; modules?: string[] | undefined }>(
+  ctx: Ctx,
+  input: TInput,
+): TInput & { widgetId?: string } {
+  const widget = widgetOf(ctx);
+  if (!widget) return input;
+  return {
+    ...input,
+    mode: initialMode(widget, input.mode),
+    modules: modulesWithin(widget, input.modules),
+    widgetId: widget.id,
+  };
+}
+
+/** Refuses a mode above the widget's highest (no-op for other callers). */
+export function checkWidgetMode(ctx: Ctx, mode: Mode): void {
+  const widget = widgetOf(ctx);
+  if (widget) requireModeWithin(widget, mode);
+}
+
+/** Refuses a new run when the widget already has its limit of actions in flight. */
+export function admitWidgetRun(ctx: Ctx): void {
+  const widget = widgetOf(ctx);
+  if (!widget) return;
+  if (ctx.app.runs.liveCount(widget.id) >= widget.maxActions) {
+    throw new CodedError({
+      code: "invalid_call",
+      message: `This widget allows ${widget.maxActions} actions at once; wait for one to finish, then run again.`,
+    });
+  }
+}
+
+/** Calls counted per widget in the current minute (per process: a rate limit is a live counter). */
+const meters = new Map<string, { minute: number; calls: number }>();
+
+/**
+ * Counts `calls` capability calls against the widget's calls per minute; past it, the refusal each of
+ * them answers (as a value: the guest reads it like any failed call). Undefined when admitted.
+ */
+export function meterWidgetCalls(ctx: Ctx, calls: number): InvokeResult | undefined {
+  const widget = widgetOf(ctx);
+  if (!widget) return undefined;
+  const minute = Math.floor(Date.now() / 60_000);
+  const meter = meters.get(widget.id);
+  const current = meter && meter.minute === minute ? meter : { minute, calls: 0 };
+  if (current.calls + calls > widget.callsPerMinute) {
+    const wait = Math.ceil(((minute + 1) * 60_000 - Date.now()) / 1000);
+    return {
+      ok: false,
+      error: failure(
+        "invalid_call",
+        `This widget allows ${widget.callsPerMinute} capability calls a minute and has used them; wait ${wait} s, then call again.`,
+      ),
+    };
+  }
+  current.calls += calls;
+  meters.set(widget.id, current);
+  if (meters.size > 10_000) for (const [id, m] of meters) if (m.minute !== minute) meters.delete(id);
+  return undefined;
+}
+
+/** Whose act a call is: a widget's calls are always the agent's (gated), never the user's. */
+export function actorOf(ctx: Ctx, actor: Actor | undefined): Actor | undefined {
+  return widgetOf(ctx) ? "agent" : actor;
+}
