@@ -6,17 +6,21 @@
 import { useMemo, useRef } from "react";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
+import { api, transport } from "./api.ts";
 import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
 import { EditorPane } from "./editor/EditorPane.tsx";
 import { Dock } from "./layout/Dock.tsx";
 import { createPage } from "./page.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
+import { appPersistence } from "./persist.ts";
 import { useSession } from "./useSession.ts";
 
 export function App() {
   const events = useRef<((event: SessionEvent) => void) | undefined>(undefined);
-  const { state, error, clearError, respond, setMode, revoke } = useSession((event) => events.current?.(event));
+  const { state, error, clearError, respond, setMode, revoke } = useSession(api, appPersistence, (event) =>
+    events.current?.(event),
+  );
   const sessionId = state.status === "ready" ? state.sessionId : undefined;
   const page = useMemo(() => (sessionId ? createPage(sessionId) : undefined), [sessionId]);
   events.current = page?.onEvent;
@@ -60,9 +64,9 @@ export function App() {
             ))}
           </select>
         </label>
-        <SignOutButton />
+        <SignOutButton api={api} />
       </header>
-      <ConnectionStatus />
+      <ConnectionStatus transport={transport} />
       {error ? (
         <p role="alert" className="banner">
           {error}{" "}

@@ -1,10 +1,10 @@
 /** Says how the page talks to the server: nothing while the socket is up, a notice otherwise. */
 import { useEffect, useState } from "react";
-import { api, onTransportState, type TransportState, transportState } from "./api.ts";
+import type { Api, Transport, TransportState } from "./transport.ts";
 
-export function ConnectionStatus() {
-  const [state, setState] = useState<TransportState>(transportState());
-  useEffect(() => onTransportState(setState), []);
+export function ConnectionStatus({ transport }: { transport: Transport }) {
+  const [state, setState] = useState<TransportState>(transport.state());
+  useEffect(() => transport.onState(setState), [transport]);
   if (state.kind === "http") {
     return (
       <p role="status" className="connection">
@@ -22,7 +22,7 @@ export function ConnectionStatus() {
   return null;
 }
 
-export function SignOutButton() {
+export function SignOutButton({ api }: { api: Api }) {
   return (
     <button
       type="button"

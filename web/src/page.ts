@@ -4,13 +4,15 @@
  */
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { subtaskProgress } from "./agent/subtask-progress.ts";
-import { api } from "./api.ts";
+import { api, transport } from "./api.ts";
 import { EditorController } from "./editor/controller.ts";
 import { WorkflowRunner } from "./editor/runner.ts";
 import { EditorStore } from "./editor/store.ts";
+import { editorUiTarget } from "./editor/ui-target.ts";
 import { WorkflowList } from "./editor/workflow-list.ts";
 import { JobsStore } from "./jobs/jobs-store.ts";
 import { createSandboxClient, type SandboxClient } from "./sandbox-client.ts";
+import { UiClient } from "./ui-client.ts";
 
 export interface PageParts {
   editor: EditorController;
@@ -39,7 +41,7 @@ export function createPage(sessionId: string): PageParts {
     workflows,
     jobs,
     runner: new WorkflowRunner(editor, jobs),
-    sandbox: createSandboxClient(sessionId, editor, focusTab),
+    sandbox: createSandboxClient({ sessionId, transport, ui: new UiClient(api, editorUiTarget(editor, focusTab)) }),
     onEvent(event) {
       if (event.type === "workflow_changed") workflows.apply(event);
       else if (event.type === "job_progress" || event.type === "job_ended") jobs.event(event);

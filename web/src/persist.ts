@@ -1,9 +1,10 @@
 /**
- * What the page keeps across reloads, in IndexedDB (idb-keyval): the session id, the action draft and
+ * What a page keeps across reloads, in IndexedDB (idb-keyval): the session id, the action draft and
  * the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
- * its last result).
+ * its last result). Where IndexedDB is refused (a widget framed by another site, with third-party
+ * storage blocked) the same keys live in memory for the page's life instead: nothing depends on it.
  */
-import { del, get, set } from "idb-keyval";
+import { createStore, del, get, set, type UseStore } from "idb-keyval";
 import type { Observation } from "../../shared/protocol/worker.ts";
 
 export interface HistoryEntry {
@@ -20,36 +21,81 @@ export const HISTORY_MAX = 50;
 /** Largest observation kept with a history entry (JSON characters); larger ones keep only the code. */
 export const HISTORY_OBSERVATION_CHARS = 64 * 1024;
 
-export async function loadSessionId(): Promise<string | undefined> {
-  return (await get<string>("session-id")) ?? undefined;
+export interface Persistence {
+  loadSessionId(): Promise<string | undefined>;
+  saveSessionId(id: string): Promise<void>;
+  loadHistory(): Promise<HistoryEntry[]>;
+  addHistory(entry: HistoryEntry): Promise<HistoryEntry[]>;
+  clearHistory(): Promise<void>;
+  loadDraft(): Promise<string | undefined>;
+  saveDraft(code: string): Promise<void>;
 }
 
-export async function saveSessionId(id: string): Promise<void> {
-  await set("session-id", id);
+interface KeyValue {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  del(key: string): Promise<void>;
 }
 
-export async function loadHistory(): Promise<HistoryEntry[]> {
-  return (await get<HistoryEntry[]>("history")) ?? [];
+/** IndexedDB (one database per `name`, or idb-keyval's default), or memory once IndexedDB has refused. */
+function keyValue(name: string | undefined): KeyValue {
+  let store: UseStore | undefined;
+  let memory: Map<string, unknown> | undefined;
+  const idb = () => {
+    store ??= name === undefined ? undefined : createStore(name, "keyval");
+    return store;
+  };
+  const attempt = async <T>(onIdb: () => Promise<T>, onMemory: (map: Map<string, unknown>) => T): Promise<T> => {
+    if (!memory) {
+      try {
+        return await onIdb();
+      } catch {
+        memory = new Map();
+      }
+    }
+    return onMemory(memory);
+  };
+  return {
+    get: <T>(key: string) =>
+      attempt(
+        () => get<T>(key, idb()),
+        (map) => map.get(key) as T | undefined,
+      ),
+    set: (key, value) =>
+      attempt(
+        () => set(key, value, idb()),
+        (map) => void map.set(key, value),
+      ),
+    del: (key) =>
+      attempt(
+        () => del(key, idb()),
+        (map) => void map.delete(key),
+      ),
+  };
 }
 
-export async function addHistory(entry: HistoryEntry): Promise<HistoryEntry[]> {
-  const kept =
-    entry.observation && JSON.stringify(entry.observation).length > HISTORY_OBSERVATION_CHARS
-      ? { ...entry, observation: undefined }
-      : entry;
-  const next = [kept, ...(await loadHistory())].slice(0, HISTORY_MAX);
-  await set("history", next);
-  return next;
+/** The page's persistence; `name` separates one page's keys from another's (a widget: its own database). */
+export function createPersistence(name?: string): Persistence {
+  const kv = keyValue(name);
+  const loadHistory = async () => (await kv.get<HistoryEntry[]>("history")) ?? [];
+  return {
+    loadSessionId: async () => (await kv.get<string>("session-id")) ?? undefined,
+    saveSessionId: (id) => kv.set("session-id", id),
+    loadHistory,
+    async addHistory(entry) {
+      const kept =
+        entry.observation && JSON.stringify(entry.observation).length > HISTORY_OBSERVATION_CHARS
+          ? { ...entry, observation: undefined }
+          : entry;
+      const next = [kept, ...(await loadHistory())].slice(0, HISTORY_MAX);
+      await kv.set("history", next);
+      return next;
+    },
+    clearHistory: () => kv.del("history"),
+    loadDraft: async () => (await kv.get<string>("action-draft")) ?? undefined,
+    saveDraft: (code) => kv.set("action-draft", code),
+  };
 }
 
-export async function clearHistory(): Promise<void> {
-  await del("history");
-}
-
-export async function loadDraft(): Promise<string | undefined> {
-  return (await get<string>("action-draft")) ?? undefined;
-}
-
-export async function saveDraft(code: string): Promise<void> {
-  await set("action-draft", code);
-}
+/** The signed-in app's own (idb-keyval's default database, as before widgets existed). */
+export const appPersistence: Persistence = createPersistence();

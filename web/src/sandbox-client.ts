@@ -1,7 +1,8 @@
 /**
  * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
- * gets its own server run; its guest calls are routed here: `ui` calls to the editor (after the
- * server's gate), everything else to the server. Over the page's socket each call is one `run.invoke`
+ * gets its own server run; its guest calls are routed here: `ui` calls to the page's `UiClient` when it
+ * has an editor to apply them to (after the server's gate), everything else to the server (which is
+ * also the `ui` document fallback when there is none). Over the page's socket each call is one `run.invoke`
  * (the calls the guest issued in one tick leave together, in one message, split below the server's
  * message cap); a call waiting on a person simply answers when it settles, and a call in flight when
  * the socket dropped is sent again with its same callId. Over the HTTP fallback a batch is one
@@ -13,11 +14,10 @@ import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import { AnswerGroup } from "../../shared/protocol/server.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import type { ActionExecutor } from "../../shared/sandbox/executor.ts";
-import { api, overWebSocket } from "./api.ts";
-import type { EditorController } from "./editor/controller.ts";
 import { MessageTooLargeError, resend } from "./resend.ts";
 import { SettleBatcher } from "./settle-batcher.ts";
-import { callResult, readAnswer, UI_MODULE, UiClient } from "./ui-client.ts";
+import type { Api, Transport } from "./transport.ts";
+import { callResult, readAnswer, UI_MODULE, type UiClient } from "./ui-client.ts";
 import { PageWorker } from "./worker-host.ts";
 
 /** The page's executor (shared/sandbox/executor.ts): `run` never rejects; a notice says the worker was replaced. */
@@ -53,12 +53,15 @@ interface Current {
 /** Slack over the action's own deadline before the page stops waiting for the worker's answer. */
 const ANSWER_GRACE_MS = 10_000;
 
-export function createSandboxClient(
-  sessionId: string,
-  editor: EditorController,
-  focusTab?: (tab: "editor" | "panel") => void,
-): SandboxClient {
-  return new BrowserSandbox(sessionId, editor, focusTab ?? (() => {}));
+export interface SandboxOptions {
+  sessionId: string;
+  transport: Transport;
+  /** Serves `ui` calls in the page (an editor to apply them to); without it the server's fallback does. */
+  ui?: Pick<UiClient, "serve"> | undefined;
+}
+
+export function createSandboxClient(options: SandboxOptions): SandboxClient {
+  return new BrowserSandbox(options);
 }
 
 class BrowserSandbox implements SandboxClient {
@@ -67,16 +70,20 @@ class BrowserSandbox implements SandboxClient {
   /** Cancel was pressed while the action was still starting (before its run reached the worker). */
   #cancelBeforeStart = false;
   #setup: Promise<Setup> | undefined;
-  readonly #ui: UiClient;
+  readonly sessionId: string;
+  readonly #transport: Transport;
+  readonly #ui: Pick<UiClient, "serve"> | undefined;
 
-  constructor(
-    private readonly sessionId: string,
-    editor: EditorController,
-    focusTab: (tab: "editor" | "panel") => void,
-  ) {
-    this.#ui = new UiClient(api, editor, focusTab);
+  constructor(options: SandboxOptions) {
+    this.sessionId = options.sessionId;
+    this.#transport = options.transport;
+    this.#ui = options.ui;
     // Start the worker early, so the first Run does not wait for it.
     void this.#ensureWorker().catch(() => {});
+  }
+
+  get #api(): Api {
+    return this.#transport.api;
   }
 
   #ensureWorker(): Promise<PageWorker> {
@@ -95,9 +102,9 @@ class BrowserSandbox implements SandboxClient {
 
   #config() {
     this.#setup ??= Promise.all([
-      api.catalog.get.query({ sessionId: this.sessionId }),
-      api.config.get.query(),
-      overWebSocket(),
+      this.#api.catalog.get.query({ sessionId: this.sessionId }),
+      this.#api.config.get.query(),
+      this.#transport.overWebSocket(),
     ]).then(([catalog, config, socket]) => ({
       modules: catalog.modules.map((m) => m.name),
       packs: catalog.packInfo as PackInfo[],
@@ -115,9 +122,9 @@ class BrowserSandbox implements SandboxClient {
     try {
       const setup = await this.#config();
       const worker = await this.#ensureWorker();
-      const opened = (await api.run.start.mutate({
+      const opened = (await this.#api.run.start.mutate({
         sessionId: this.sessionId,
-        editor: true,
+        editor: this.#ui !== undefined,
         threadId: options.threadId,
       })) as unknown;
       const startedId = (opened as { runId?: unknown } | null)?.runId;
@@ -175,7 +182,7 @@ class BrowserSandbox implements SandboxClient {
       const ended = runId;
       if (ended)
         void resend(
-          () => api.run.end.mutate({ runId: ended }),
+          () => this.#api.run.end.mutate({ runId: ended }),
           () => true,
         ).catch(() => {});
     }
@@ -189,7 +196,7 @@ class BrowserSandbox implements SandboxClient {
     }
     if (current.cancelled) return;
     current.cancelled = true;
-    void api.run.cancel.mutate({ runId: current.runId }).catch(() => {});
+    void this.#api.run.cancel.mutate({ runId: current.runId }).catch(() => {});
     // Ask the worker to interrupt the VM; if it does not answer promptly, terminate it.
     const kill = setTimeout(() => current.worker.terminate("cancelled"), 1_000);
     current.worker.cancel(current.runId).then(
@@ -206,21 +213,22 @@ class BrowserSandbox implements SandboxClient {
     const settleAll = (results: WireCallResult[]) => current.settled.addAll(results);
     const invokes: WireCall[] = [];
     // Every first request leaves in this same tick, so the batch link sends them as one HTTP request.
+    const ui = this.#ui;
     for (const call of batch.calls) {
-      if (call.module !== UI_MODULE) {
+      if (call.module !== UI_MODULE || !ui) {
         invokes.push(call);
         continue;
       }
       // A call must always settle, or the guest waits for it until its deadline.
-      void this.#ui
+      void ui
         .serve(batch.run_id, call, isCurrent)
         .catch((): WireCallResult => failedCall(call, pageFailure()))
         .then(settle);
     }
     if (invokes.length === 0) return;
     const sent = current.setup.socket
-      ? invokeEach(batch.run_id, invokes, isCurrent, settle, current.setup.maxMessageBytes)
-      : invokeMany(batch.run_id, invokes, isCurrent, settleAll);
+      ? invokeEach(this.#api, batch.run_id, invokes, isCurrent, settle, current.setup.maxMessageBytes)
+      : invokeMany(this.#api, batch.run_id, invokes, isCurrent, settleAll);
     void sent.catch(() => settleAll(invokes.map((call) => failedCall(call, pageFailure()))));
   }
 }
@@ -235,6 +243,7 @@ const CALL_ENVELOPE_BYTES = 512;
  * than the cap is refused here instead of being sent (the server would close the socket for it).
  */
 async function invokeEach(
+  api: Api,
   runId: string,
   calls: readonly WireCall[],
   isCurrent: () => boolean,
@@ -266,11 +275,11 @@ async function invokeEach(
   }
   for (const [i, group] of chunks.entries()) {
     if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    for (const call of group) void invokeOne(runId, call, isCurrent).then(settle);
+    for (const call of group) void invokeOne(api, runId, call, isCurrent).then(settle);
   }
 }
 
-async function invokeOne(runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
+async function invokeOne(api: Api, runId: string, call: WireCall, isCurrent: () => boolean): Promise<WireCallResult> {
   const send = () =>
     api.run.invoke.mutate({ runId, module: call.module, export: call.export, args: call.args, callId: call.callId });
   for (;;) {
@@ -295,6 +304,7 @@ async function invokeOne(runId: string, call: WireCall, isCurrent: () => boolean
  * ignores nothing, so neither may we).
  */
 async function invokeMany(
+  api: Api,
   runId: string,
   calls: readonly WireCall[],
   isCurrent: () => boolean,
@@ -307,7 +317,7 @@ async function invokeMany(
     try {
       const stream =
         waiting.length === 1
-          ? lone(runId, waiting[0] as WireCall)
+          ? lone(api, runId, waiting[0] as WireCall)
           : await api.run.invokeMany.mutate({
               runId,
               calls: waiting.map((call) => ({
@@ -344,7 +354,7 @@ async function invokeMany(
 }
 
 /** A lone call goes as `run.invoke`, unbatched (plain JSON, no stream framing); its answer as one group. */
-async function* lone(runId: string, call: WireCall): AsyncGenerator<unknown> {
+async function* lone(api: Api, runId: string, call: WireCall): AsyncGenerator<unknown> {
   const answer = await api.run.invoke.mutate({
     runId,
     module: call.module,

@@ -1,24 +1,24 @@
 /**
  * Serves the guest's `ui` calls in the page. For each call the server runs the gate first
  * (`run.authorize`: lookup, validation, mode, the same approval prompt, allow-set and audit); only if
- * it allows the call does the page apply it to the editor (visible at once, undoable, a draft until
- * Save), then it reports the outcome with `run.complete`. All the edits of one action are one undo
- * step (so an action's `commit()` undoes at once). A document call naming another workflow than
- * the open one goes to the server's fallback on the stored workflow instead.
+ * it allows the call does the page hand it to its `UiTarget` to apply: the editor of the app's page
+ * (editor/ui-target.ts: visible at once, undoable, a draft until Save), or the host page's own editor
+ * for a widget (embed/host-ui.ts); then it reports the outcome with `run.complete`. A document call
+ * naming another workflow than the open one goes to the server's fallback on the stored workflow.
  */
 import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
 import type { AnySpec } from "../../shared/capabilities/types.ts";
 import { type Authorization, issuesOf } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
+import type { Graph } from "../../shared/graph/document.ts";
 import { isDocumentOp } from "../../shared/graph/ops.ts";
 import { failure } from "../../shared/protocol/errors.ts";
 import { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
 import { foldArgs } from "../../shared/sandbox/coerce.ts";
-import type { Api } from "./api.ts";
-import type { EditorController } from "./editor/controller.ts";
 import { resend } from "./resend.ts";
+import type { Api } from "./transport.ts";
 
 export const UI_MODULE = moduleSpecifier("ui");
 
@@ -75,12 +75,29 @@ function checkOutput(spec: AnySpec, answer: Answer): Answer {
   };
 }
 
+/** Where authorised `ui` calls are applied: an editor in this page, or the host page's. */
+export interface UiTarget {
+  /** The stored workflow open in the editor, if any: document calls naming another go to the server. */
+  openWorkflowId(): string | undefined;
+  /** What `ui_run_workflow` runs: the graph on screen (and its stored id, if it is a stored workflow). */
+  runnable(): Promise<{ graph: Graph; workflowId?: string | undefined } | undefined>;
+  /** Applies one authorised call (arguments validated by the server) and answers its result. */
+  apply(runId: string, name: string, args: Record<string, unknown>): Promise<Answer>;
+}
+
+/** What every page answers alike, wherever its editor is: the node catalogue and the renderers. */
+export function servedLocally(name: string, args: Record<string, unknown>): Answer | undefined {
+  if (name === "ui_search_nodes") {
+    return { ok: true, value: { nodes: searchNodeTypes(String(args.query), Number(args.limit ?? 20)) } };
+  }
+  if (name === "list_renderers") return { ok: true, value: { renderers: RENDERERS } };
+  return undefined;
+}
+
 export class UiClient {
   constructor(
     private readonly api: Api,
-    private readonly editor: EditorController,
-    /** Where `ui_switch_tab` moves focus. */
-    private readonly focusTab: (tab: "editor" | "panel") => void,
+    private readonly target: UiTarget,
   ) {}
 
   /**
@@ -115,11 +132,10 @@ export class UiClient {
     if (!folded.ok)
       return done({ ok: false, error: failure("invalid_call", `${UI_MODULE} ${call.export}: ${folded.message}`) });
     const args = { ...folded.args };
-    const open = this.editor.store.getSnapshot().workflow;
 
     // Another workflow than the open one: the server acts on the stored copy (same gate, no editor).
     const acts = isDocumentOp(spec.name) || spec.name === "ui_run_workflow";
-    if (acts && typeof args.workflow_id === "string" && args.workflow_id !== open?.id) {
+    if (acts && typeof args.workflow_id === "string" && args.workflow_id !== this.target.openWorkflowId()) {
       return done(
         await this.#resend(
           () =>
@@ -136,7 +152,8 @@ export class UiClient {
     }
 
     if (spec.name === "ui_run_workflow") {
-      if (!open) {
+      const runnable = await this.target.runnable();
+      if (!runnable) {
         return done({
           ok: false,
           error: failure(
@@ -146,8 +163,8 @@ export class UiClient {
         });
       }
       // The graph on screen (saved or not) is what runs; the approval is bound to exactly this graph.
-      args.graph = this.editor.store.getSnapshot().graph;
-      args.workflow_id = open.id;
+      args.graph = runnable.graph;
+      if (runnable.workflowId !== undefined) args.workflow_id = runnable.workflowId;
     }
     const authorized = await this.#resend(
       () =>
@@ -166,7 +183,9 @@ export class UiClient {
       spec.name === "ui_run_workflow"
         ? await this.#runJob(runId, call.callId, valid as { wait_ms?: number }, isCurrent)
         : // A job's answer comes from the server (checked there); what the page made itself is checked here.
-          applied(checkOutput(spec, await this.#apply(runId, spec.name, valid)));
+          applied(
+            checkOutput(spec, servedLocally(spec.name, valid) ?? (await this.target.apply(runId, spec.name, valid))),
+          );
     const report = {
       runId,
       callId: call.callId,
@@ -175,44 +194,6 @@ export class UiClient {
     };
     await resend(() => this.api.run.complete.mutate(report), isCurrent).catch(() => {});
     return done(authorized.waited_ms ? { ...outcome, waited_ms: authorized.waited_ms } : outcome);
-  }
-
-  async #apply(runId: string, name: string, args: Record<string, unknown>): Promise<Answer> {
-    if (isDocumentOp(name)) {
-      if (!this.editor.store.getSnapshot().workflow) {
-        return {
-          ok: false,
-          error: failure(
-            "capability_unavailable",
-            `${name}: no workflow is open in the editor. Open one (ui.openWorkflow) or pass workflow_id.`,
-          ),
-        };
-      }
-      const result = this.editor.store.apply(name, args, { group: `action:${runId}` });
-      return result.ok
-        ? { ok: true, value: result.value }
-        : { ok: false, error: failure("capability_failed", result.message) };
-    }
-    switch (name) {
-      case "ui_open_workflow": {
-        const problem = await this.editor.open(String(args.workflow_id));
-        if (problem) return { ok: false, error: failure("capability_failed", problem) };
-        const opened = this.editor.store.getSnapshot();
-        return {
-          ok: true,
-          value: { workflow_id: opened.workflow?.id, name: opened.workflow?.name, version: opened.workflow?.version },
-        };
-      }
-      case "ui_switch_tab":
-        this.focusTab(args.tab === "panel" ? "panel" : "editor");
-        return { ok: true, value: { tab: args.tab } };
-      case "ui_search_nodes":
-        return { ok: true, value: { nodes: searchNodeTypes(String(args.query), Number(args.limit ?? 20)) } };
-      case "list_renderers":
-        return { ok: true, value: { renderers: RENDERERS } };
-      default:
-        return { ok: false, error: failure("capability_unavailable", `${name} is not served by this page.`) };
-    }
   }
 
   /** Starts the authorised job on the server, then waits for it like workflows.run does. */

@@ -8,8 +8,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../shared/gate/approvals.ts";
 import { SessionEvent } from "../../shared/protocol/server.ts";
-import { api, httpStatusOf, messageOf } from "./api.ts";
-import { loadSessionId, saveSessionId } from "./persist.ts";
+import type { Persistence } from "./persist.ts";
+import { type Api, httpStatusOf, messageOf } from "./transport.ts";
 
 export type SessionState =
   | { status: "loading" }
@@ -23,19 +23,23 @@ export type SessionState =
       approvals: ApprovalRequest[];
     };
 
-let opening: Promise<{ sessionId: string; mode: Mode }> | undefined;
+const opening = new WeakMap<Api, Promise<{ sessionId: string; mode: Mode }>>();
 
-/** Once per page: a remounted component (StrictMode, hot reload) reuses the same session. */
-function openSession(): Promise<{ sessionId: string; mode: Mode }> {
-  opening ??= restoreOrCreate().catch((err: unknown) => {
-    opening = undefined;
-    throw err;
-  });
-  return opening;
+/** Once per page (per client): a remounted component (StrictMode, hot reload) reuses the same session. */
+function openSession(api: Api, persistence: Persistence): Promise<{ sessionId: string; mode: Mode }> {
+  let open = opening.get(api);
+  if (!open) {
+    open = restoreOrCreate(api, persistence).catch((err: unknown) => {
+      opening.delete(api);
+      throw err;
+    });
+    opening.set(api, open);
+  }
+  return open;
 }
 
-async function restoreOrCreate(): Promise<{ sessionId: string; mode: Mode }> {
-  const saved = await loadSessionId();
+async function restoreOrCreate(api: Api, persistence: Persistence): Promise<{ sessionId: string; mode: Mode }> {
+  const saved = await persistence.loadSessionId();
   if (saved) {
     try {
       const session = await api.session.get.query({ sessionId: saved });
@@ -46,11 +50,11 @@ async function restoreOrCreate(): Promise<{ sessionId: string; mode: Mode }> {
     }
   }
   const created = await api.session.create.mutate({});
-  await saveSessionId(created.sessionId);
+  await persistence.saveSessionId(created.sessionId);
   return { sessionId: created.sessionId, mode: created.mode };
 }
 
-export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
+export function useSession(api: Api, persistence: Persistence, onEvent: (event: SessionEvent) => void = () => {}) {
   const [state, setState] = useState<SessionState>({ status: "loading" });
   const [error, setError] = useState<string | undefined>();
   const listener = useRef(onEvent);
@@ -61,7 +65,7 @@ export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
     let unsubscribe: (() => void) | undefined;
     (async () => {
       try {
-        const { sessionId, mode } = await openSession();
+        const { sessionId, mode } = await openSession(api, persistence);
         const { allowed } = await api.session.allowed.query({ sessionId });
         if (cancelled) return;
         setState({ status: "ready", sessionId, mode, allowed, approvals: [] });
@@ -90,21 +94,24 @@ export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
       cancelled = true;
       unsubscribe?.();
     };
-  }, []);
+  }, [api, persistence]);
 
   const sessionId = state.status === "ready" ? state.sessionId : undefined;
 
-  const respond = useCallback(async (approvalId: string, answer: ApprovalAnswer) => {
-    // Remove at once so a double click cannot answer twice; the server refuses a second answer anyway.
-    setState((s) =>
-      s.status === "ready" ? { ...s, approvals: s.approvals.filter((a) => a.approval_id !== approvalId) } : s,
-    );
-    try {
-      await api.approvals.respond.mutate({ approvalId, answer });
-    } catch (err) {
-      setError(`Could not answer the approval: ${messageOf(err)}`);
-    }
-  }, []);
+  const respond = useCallback(
+    async (approvalId: string, answer: ApprovalAnswer) => {
+      // Remove at once so a double click cannot answer twice; the server refuses a second answer anyway.
+      setState((s) =>
+        s.status === "ready" ? { ...s, approvals: s.approvals.filter((a) => a.approval_id !== approvalId) } : s,
+      );
+      try {
+        await api.approvals.respond.mutate({ approvalId, answer });
+      } catch (err) {
+        setError(`Could not answer the approval: ${messageOf(err)}`);
+      }
+    },
+    [api],
+  );
 
   const setMode = useCallback(
     async (mode: Mode) => {
@@ -116,7 +123,7 @@ export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
         setError(`Could not change the mode: ${messageOf(err)}`);
       }
     },
-    [sessionId],
+    [api, sessionId],
   );
 
   const revoke = useCallback(
@@ -129,7 +136,7 @@ export function useSession(onEvent: (event: SessionEvent) => void = () => {}) {
         setError(`Could not revoke: ${messageOf(err)}`);
       }
     },
-    [sessionId],
+    [api, sessionId],
   );
 
   return { state, error, clearError: () => setError(undefined), respond, setMode, revoke };

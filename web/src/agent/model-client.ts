@@ -7,7 +7,7 @@
  */
 import { type ModelClient, ModelEvent } from "../../../shared/agent/messages.ts";
 import { appendSince } from "../../../shared/agent/prompt.ts";
-import type { Api } from "../api.ts";
+import type { Api } from "../transport.ts";
 
 export function pageModelClient(api: Api, threadId: string, known: number): ModelClient {
   let sent = known;

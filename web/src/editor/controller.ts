@@ -7,7 +7,7 @@
 import { del, get, set } from "idb-keyval";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
-import type { Api } from "../api.ts";
+import type { Api } from "../transport.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
 

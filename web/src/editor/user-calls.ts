@@ -6,7 +6,7 @@
 import { moduleSpecifier } from "../../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../../shared/capabilities/types.ts";
 import { fromWire, toWire } from "../../../shared/protocol/values.ts";
-import type { Api } from "../api.ts";
+import type { Api } from "../transport.ts";
 import { readAnswer } from "../ui-client.ts";
 
 const LOST: InvokeResult = {

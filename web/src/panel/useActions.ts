@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Observation } from "../../../shared/protocol/worker.ts";
-import { addHistory, clearHistory, type HistoryEntry, loadDraft, loadHistory, saveDraft } from "../persist.ts";
+import { appPersistence, type HistoryEntry, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 
 export const EXAMPLE_ACTION = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
@@ -30,7 +30,7 @@ export interface Actions {
   clear(): Promise<void>;
 }
 
-export function useActions(sandbox: SandboxClient): Actions {
+export function useActions(sandbox: SandboxClient, persistence: Persistence = appPersistence): Actions {
   const [code, setCode] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
   const [observation, setObservation] = useState<Observation | undefined>();
@@ -39,17 +39,20 @@ export function useActions(sandbox: SandboxClient): Actions {
   const codeRef = useRef("");
 
   useEffect(() => {
-    loadDraft().then((draft) => {
+    persistence.loadDraft().then((draft) => {
       codeRef.current = draft ?? EXAMPLE_ACTION;
       setCode(codeRef.current);
     });
-    loadHistory().then(setHistory);
-  }, []);
+    persistence.loadHistory().then(setHistory);
+  }, [persistence]);
 
-  const edited = useCallback((value: string) => {
-    codeRef.current = value;
-    void saveDraft(value);
-  }, []);
+  const edited = useCallback(
+    (value: string) => {
+      codeRef.current = value;
+      void persistence.saveDraft(value);
+    },
+    [persistence],
+  );
 
   const run = useCallback(async () => {
     if (running) return;
@@ -63,7 +66,7 @@ export function useActions(sandbox: SandboxClient): Actions {
       if (result.notice) setNotice(result.notice);
       const summary = result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`;
       setHistory(
-        await addHistory({
+        await persistence.addHistory({
           id: crypto.randomUUID(),
           code: source,
           at: Date.now(),
@@ -75,20 +78,23 @@ export function useActions(sandbox: SandboxClient): Actions {
     } finally {
       setRunning(false);
     }
-  }, [running, sandbox]);
+  }, [running, sandbox, persistence]);
 
-  const restore = useCallback((entry: HistoryEntry) => {
-    codeRef.current = entry.code;
-    setCode(entry.code);
-    setObservation(entry.observation);
-    setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
-    void saveDraft(entry.code);
-  }, []);
+  const restore = useCallback(
+    (entry: HistoryEntry) => {
+      codeRef.current = entry.code;
+      setCode(entry.code);
+      setObservation(entry.observation);
+      setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
+      void persistence.saveDraft(entry.code);
+    },
+    [persistence],
+  );
 
   const clear = useCallback(async () => {
-    await clearHistory();
+    await persistence.clearHistory();
     setHistory([]);
-  }, []);
+  }, [persistence]);
 
   const current = useCallback(() => codeRef.current, []);
   return {
