@@ -2,13 +2,13 @@
  * Web Worker entry (the browser). The page posts one `init` message first: the port it serves `calls`
  * on, and preferably the wasm already compiled (the worker is served with a CSP that forbids network
  * access; the `?url` import is the fallback for pages that allow fetching it). Optional shared memory
- * lets the page's watchdog time VM slices. After init, the worker speaks only the allowlisted API.
+ * (or, without it, a port) lets the page's watchdog time VM slices. After init, the worker speaks only the allowlisted API.
  */
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import wasmUrl from "@jitl/quickjs-wasmfile-release-sync/wasm?url";
 import type { Endpoint } from "comlink";
 import { CallSettlement } from "../shared/protocol/worker.ts";
-import { sharedSliceWatch } from "./host/clock.ts";
+import { portSliceWatch, sharedSliceWatch } from "./host/clock.ts";
 import type { Limits } from "./host/limits.ts";
 import { serveSandbox } from "./host/serve.ts";
 
@@ -17,6 +17,8 @@ interface InitMessage {
   hostPort: MessagePort;
   wasmModule?: WebAssembly.Module;
   sliceBuffer?: SharedArrayBuffer;
+  /** Where the page has no SharedArrayBuffer (a widget in a page that is not isolated): a port instead. */
+  slicePort?: MessagePort;
   limits?: Partial<Limits>;
 }
 
@@ -42,7 +44,11 @@ function onInit(event: MessageEvent): void {
     workerEndpoint: scope,
     hostEndpoint: init.hostPort as unknown as Endpoint,
     limits: { stackBytes: BROWSER_STACK_BYTES, ...init.limits },
-    ...(init.sliceBuffer ? { sliceWatch: sharedSliceWatch(init.sliceBuffer) } : {}),
+    ...(init.sliceBuffer
+      ? { sliceWatch: sharedSliceWatch(init.sliceBuffer) }
+      : init.slicePort instanceof MessagePort
+        ? { sliceWatch: portSliceWatch(init.slicePort) }
+        : {}),
   });
   // Call results also arrive as one-way `settle` messages (the page's fast path: no acknowledgement to
   // send back and wait for, per result batch). Comlink never sees them: its endpoint accepts only

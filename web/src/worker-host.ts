@@ -109,9 +109,11 @@ export class PageWorker {
       };
       worker.addEventListener("message", onMessage);
     });
-    worker.postMessage({ type: "init", hostPort: channel.port2, wasmModule: wasm, sliceBuffer: watchdog.buffer }, [
-      channel.port2,
-    ]);
+    const slices = watchdog.buffer ? { sliceBuffer: watchdog.buffer } : { slicePort: watchdog.port };
+    worker.postMessage(
+      { type: "init", hostPort: channel.port2, wasmModule: wasm, ...slices },
+      watchdog.port ? [channel.port2, watchdog.port] : [channel.port2],
+    );
     try {
       await ready;
     } catch (err) {

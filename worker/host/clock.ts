@@ -6,7 +6,7 @@
  * in flight at the deadline is given until the credit cap; the VM itself never runs past the deadline.
  *
  * The clock also publishes the deadline of the synchronous VM slice now running to an optional
- * `SliceWatch` (shared memory read by a watchdog outside the worker), which terminates the worker
+ * `SliceWatch` (shared memory, or messages on a port, read by a watchdog outside the worker), which terminates the worker
  * when a slice overruns because some builtin never checks the interrupt.
  */
 
@@ -42,6 +42,14 @@ export function sharedSliceWatch(buffer: SharedArrayBuffer): SliceWatch {
   };
   if (cells.length > 1) watch.stopRequested = () => Atomics.load(cells, 1) !== 0n;
   return watch;
+}
+
+/** Posts slice deadlines on a port for the watchdog (where there is no shared memory); 0 ends a slice. */
+export function portSliceWatch(port: { postMessage(message: number): void }): SliceWatch {
+  return {
+    begin: (deadline) => port.postMessage(Math.ceil(deadline)),
+    end: () => port.postMessage(0),
+  };
 }
 
 export class ActionClock {
