@@ -12,7 +12,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     chunkSizeWarningLimit: 2000,
-    rollupOptions: { input: { index: "web/index.html" } },
+    rollupOptions: { input: { index: "web/index.html", embed: "web/embed.html" } },
   },
   worker: {
     format: "es",

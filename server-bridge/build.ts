@@ -1,8 +1,10 @@
 /**
- * Builds what `npm start` and the tests serve when it is missing or older than its sources: the page
- * (Vite, into dist/web). Quiet when everything is fresh.
+ * Builds what `npm start` and the tests serve when it is missing or older than its sources: the app's
+ * and the widget's pages (Vite, into dist/web), and the widget's host SDK (`embed/sdk.js`, one
+ * self-contained ES module a page of another site imports, and `embed/sdk.d.ts`: the SDK's types file
+ * as it is, plus the declaration of `mountAgentWidget`). Quiet when everything is fresh.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -34,11 +36,34 @@ export async function buildWebIfStale(log: (line: string) => void = () => {}): P
     process.env.NODE_ENV = "production";
     try {
       await build({ configFile: join(ROOT, "vite.config.ts"), logLevel: "warn", mode: "production" });
+      await buildSdk(join(outDir, "embed"));
     } finally {
       process.env.NODE_ENV = previous;
     }
   }
   return outDir;
+}
+
+/** The SDK: Vite's library build (one file, nothing shared with the app's chunks), then its types. */
+async function buildSdk(dir: string): Promise<void> {
+  const { build } = await import("vite");
+  const source = join(ROOT, "web", "src", "embed");
+  await build({
+    configFile: false,
+    root: ROOT,
+    logLevel: "warn",
+    mode: "production",
+    build: {
+      outDir: dir,
+      emptyOutDir: true,
+      target: "es2022",
+      minify: true,
+      lib: { entry: join(source, "sdk.ts"), formats: ["es"], fileName: () => "sdk.js" },
+    },
+  });
+  mkdirSync(dir, { recursive: true });
+  const types = readFileSync(join(source, "sdk-api.ts"), "utf8");
+  writeFileSync(join(dir, "sdk.d.ts"), `${types}\nexport declare const mountAgentWidget: MountAgentWidget;\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

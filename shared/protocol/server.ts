@@ -10,14 +10,27 @@ import { FailurePayload } from "./errors.ts";
 
 export const Mode = z.enum(MODES);
 
+export const ApprovalSettledEvent = z.object({
+  type: z.literal("approval_settled"),
+  approval_id: z.string(),
+  status: z.enum(["allow", "allow_for_session", "deny", "timeout", "cancelled"]),
+});
+
+export const RunEndedEvent = z.object({ type: z.literal("run_ended"), run_id: z.string(), reason: z.string() });
+
+export const JobProgressEvent = z.object({
+  type: z.literal("job_progress"),
+  job_id: z.string(),
+  status: z.enum(["queued", "running"]),
+  node_id: z.string().optional(),
+  node_status: z.enum(["running", "completed", "failed"]).optional(),
+  percent: z.number().min(0).max(100),
+});
+
 export const SessionEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("approval_requested"), approval: ApprovalRequest }),
-  z.object({
-    type: z.literal("approval_settled"),
-    approval_id: z.string(),
-    status: z.enum(["allow", "allow_for_session", "deny", "timeout", "cancelled"]),
-  }),
-  z.object({ type: z.literal("run_ended"), run_id: z.string(), reason: z.string() }),
+  ApprovalSettledEvent,
+  RunEndedEvent,
   /** A child agent (`agents.run_subtask`) started a step; the last one says how it ended. */
   z.object({
     type: z.literal("subtask_progress"),
@@ -30,14 +43,7 @@ export const SessionEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("mode_changed"), mode: Mode }),
   z.object({ type: z.literal("allow_set_changed"), allowed: z.array(z.string()) }),
-  z.object({
-    type: z.literal("job_progress"),
-    job_id: z.string(),
-    status: z.enum(["queued", "running"]),
-    node_id: z.string().optional(),
-    node_status: z.enum(["running", "completed", "failed"]).optional(),
-    percent: z.number().min(0).max(100),
-  }),
+  JobProgressEvent,
   /** Every session of the user hears it: a workflow was created, changed (renamed, saved) or deleted. */
   z.object({
     type: z.literal("workflow_changed"),

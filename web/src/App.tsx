@@ -88,6 +88,7 @@ export function App() {
                 allowed={state.allowed}
                 onRevoke={(name) => void revoke(name)}
                 mode={state.mode}
+                api={api}
               />
             }
           />

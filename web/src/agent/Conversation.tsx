@@ -9,8 +9,8 @@ import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useRef, useSta
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
-import type { Api } from "../transport.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
+import type { Api } from "../transport.ts";
 import { StepCard } from "./StepCard.tsx";
 import { type Entry, useAgent } from "./useAgent.ts";
 

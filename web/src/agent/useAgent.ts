@@ -11,8 +11,8 @@ import type { AgentMessage, TokenUsage } from "../../../shared/agent/messages.ts
 import { trailingResults } from "../../../shared/agent/prompt.ts";
 import type { ExecuteCodeInput } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
-import { type Api, messageOf } from "../transport.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
+import { type Api, messageOf } from "../transport.ts";
 import { pageModelClient } from "./model-client.ts";
 import { subtaskProgress } from "./subtask-progress.ts";
 

@@ -6,9 +6,10 @@
 import { useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
-import { api } from "../api.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
+import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
+import type { Api } from "../transport.ts";
 import { ActionTab } from "./ActionTab.tsx";
 import { HistoryView } from "./HistoryView.tsx";
 import { JobsView } from "./JobsView.tsx";
@@ -22,10 +23,14 @@ export interface AgentPanelProps {
   onRevoke(capability: string): void;
   /** The session's mode (a high-risk action in auto mode asks once in the conversation). */
   mode: Mode;
+  /** The page's API (the app's cookie transport, or a widget's credential). */
+  api: Api;
+  /** Where the action draft and history are kept (a widget keeps its own). */
+  persistence?: Persistence | undefined;
 }
 
-export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode }: AgentPanelProps) {
-  const actions = useActions(sandbox);
+export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode, api, persistence }: AgentPanelProps) {
+  const actions = useActions(sandbox, persistence);
   const [tab, setTab] = useState("action");
   useEffect(() => {
     let chosen = false;
@@ -38,7 +43,7 @@ export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode }: AgentPane
     return () => {
       chosen = true;
     };
-  }, []);
+  }, [api]);
   const tabs: PanelTab[] = [
     { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} /> },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },

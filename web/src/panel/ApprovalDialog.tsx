@@ -4,17 +4,21 @@
  * description of the call, the agent's own words labelled as such, and what "allow for session"
  * covers when the capability is scoped. Long values scroll; nothing is cut.
  * Focus starts on Deny (a stray Enter never allows anything), Tab stays inside the dialog, Escape
- * answers Deny, and focus returns to where it was when the dialog closes.
+ * answers Deny, and focus returns to where it was when the dialog closes. In a widget (`armAfterMs`)
+ * the buttons wake only once the dialog has been fully visible that long (armed.ts).
  */
 import { useEffect, useRef } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/gate/approvals.ts";
 import { Revealed } from "../reveal-view.tsx";
 import { describeArgs } from "./approval-args.ts";
+import { useArmed } from "./armed.ts";
 
 export interface ApprovalDialogProps {
   approval: ApprovalRequest;
   queued: number;
   onAnswer(approvalId: string, answer: ApprovalAnswer): void;
+  /** Buttons stay disabled until the dialog has been fully visible this long (a widget's framed page). */
+  armAfterMs?: number | undefined;
 }
 
 /** Where focus was before the first of a run of queued dialogs opened; it goes back there after the last. */
@@ -22,9 +26,13 @@ let returnFocus: HTMLElement | null = null;
 
 const FOCUSABLE = "button:not([disabled]), a[href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
-export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogProps) {
+export function ApprovalDialog({ approval, queued, onAnswer, armAfterMs }: ApprovalDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const denyRef = useRef<HTMLButtonElement>(null);
+  const armed = useArmed(ref, armAfterMs);
+  useEffect(() => {
+    if (armed) denyRef.current?.focus();
+  }, [armed]);
   useEffect(() => {
     const dialog = ref.current;
     if (!returnFocus && document.activeElement instanceof HTMLElement && !document.activeElement.closest("dialog")) {
@@ -114,14 +122,19 @@ export function ApprovalDialog({ approval, queued, onAnswer }: ApprovalDialogPro
           Allow for session covers <code>{approval.scope}</code> only; anywhere else asks again.
         </p>
       ) : null}
+      {armed ? null : (
+        <p className="hint" role="status">
+          The buttons wake once this dialog has been fully visible for a moment.
+        </p>
+      )}
       <div className="buttons">
-        <button type="button" onClick={() => answer("allow")}>
+        <button type="button" onClick={() => answer("allow")} disabled={!armed}>
           Allow once
         </button>
-        <button type="button" onClick={() => answer("allow_for_session")}>
+        <button type="button" onClick={() => answer("allow_for_session")} disabled={!armed}>
           Allow for session
         </button>
-        <button type="button" className="deny" onClick={() => answer("deny")} ref={denyRef}>
+        <button type="button" className="deny" onClick={() => answer("deny")} ref={denyRef} disabled={!armed}>
           Deny
         </button>
       </div>
