@@ -1,27 +1,31 @@
 /** Helpers to drive the agent panel by its accessible names (DESIGN.md section 10). */
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 
-export async function runAction(page: Page, code: string): Promise<void> {
+/** A page, or a frame in one (the widget's iframe). */
+type Scope = Page | Frame;
+
+export async function runAction(page: Scope, code: string): Promise<void> {
+  const keyboard = "keyboard" in page ? page.keyboard : page.page().keyboard;
   const editor = page.getByRole("textbox", { name: "Action" });
   await editor.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
+  await keyboard.press("ControlOrMeta+a");
+  await keyboard.press("Delete");
   // insertText types the code as one edit, without the editor's auto-indent or bracket closing.
-  await page.keyboard.insertText(code);
+  await keyboard.insertText(code);
   await page.getByRole("button", { name: "Run", exact: true }).click();
 }
 
-export function result(page: Page) {
+export function result(page: Scope) {
   return page.getByRole("region", { name: "Result" });
 }
 
 /** Waits until the Result region shows a finished observation and returns its text. */
-export async function finished(page: Page): Promise<string> {
+export async function finished(page: Scope): Promise<string> {
   const region = result(page);
   await region.locator(".status.ok, .status.failed").waitFor();
   return (await region.textContent()) ?? "";
 }
 
-export function dialog(page: Page) {
+export function dialog(page: Scope) {
   return page.getByRole("dialog");
 }

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
+import { setPageCredential } from "../page-fetch.ts";
 import { createPersistence } from "../persist.ts";
 import { createTransport, type Transport } from "../transport.ts";
 import type { WidgetConfig } from "./config.ts";
@@ -33,6 +34,7 @@ export function EmbedApp({ config, link }: { config: WidgetConfig; link: HostLin
         link.send({ type: "failed", error: exchanged.error });
         return;
       }
+      setPageCredential(exchanged.credential);
       setPhase({ kind: "ready", transport: createTransport({ auth: exchanged.credential }), hostUi: ui });
     });
     link.send({ type: "ready", widget: config.id });

@@ -4,7 +4,9 @@
  * and how an action's text names them: its imports' bindings, and the capability a call or a member
  * expression refers to. Pure functions over text, so completion and hover share them.
  */
+
 import { type TypedExport, type TypedModule, TypesIndex } from "../../../shared/declarations/model.ts";
+import { pageFetch } from "../page-fetch.ts";
 
 export type { TypedExport, TypedModule, TypesIndex };
 
@@ -12,7 +14,7 @@ let loading: Promise<TypesIndex | undefined> | undefined;
 
 /** The declarations, or undefined when the server could not give them (completion then stays quiet). */
 export function loadTypesIndex(): Promise<TypesIndex | undefined> {
-  loading ??= fetch("/types/index.json", { credentials: "same-origin" })
+  loading ??= pageFetch("/types/index.json")
     .then(async (res) => (res.ok ? TypesIndex.parse(await res.json()) : undefined))
     .catch(() => undefined)
     .then((index) => {

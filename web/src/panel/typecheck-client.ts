@@ -1,9 +1,10 @@
 /**
  * The page's side of the type check: imported only when the person asks for a check (the `Check types`
  * button), so neither this module nor the worker it starts is in the main bundle. It fetches the
- * declarations once (`/types/index.d.ts`, with the login cookie) and sends each action to the worker;
+ * declarations once (`/types/index.d.ts`, with the login cookie or the widget's credential) and sends each action to the worker;
  * a check never holds up a run. Answers are parsed before use; a worker that fails is replaced.
  */
+import { pageFetch } from "../page-fetch.ts";
 import { CheckResponse, type TypeProblem } from "./typecheck-protocol.ts";
 
 /** How long one check may take before the page gives up on it (the first one loads the compiler). */
@@ -19,7 +20,7 @@ function startWorker(): Worker {
 }
 
 function loadDeclarations(): Promise<string> {
-  declarations ??= fetch("/types/index.d.ts", { credentials: "same-origin" }).then(async (res) => {
+  declarations ??= pageFetch("/types/index.d.ts").then(async (res) => {
     if (!res.ok) throw new Error(`the declarations could not be loaded (HTTP ${res.status})`);
     return res.text();
   });

@@ -1,0 +1,243 @@
+import type { Frame, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { addWidget, exchange, mint } from "../support/widgets.ts";
+import { dialog, finished, runAction } from "./panel.ts";
+import { type HostSite, openWidgetBrowser, startHostSite, widgetFrame } from "./widget-host.ts";
+
+/** What the host page (widget-host.ts) keeps on its window. */
+interface HostWindow {
+  ready: Promise<string>;
+  events: { type: string; status?: string; capability?: string }[];
+  graph: { nodes: { id: string; type: string }[] };
+  widget: {
+    run(source: string): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }>;
+    stats(): { ignored: Record<string, number> };
+  };
+}
+
+const hostWindow = (page: Page) => page.evaluateHandle(() => window as unknown as HostWindow);
+
+async function ready(page: Page): Promise<string> {
+  return (await hostWindow(page)).evaluate((w) => w.ready);
+}
+
+/** How many host messages the widget has ignored (its page shows the count on its root element). */
+async function ignoredByWidget(frame: Frame): Promise<number> {
+  return Number((await frame.evaluate(() => document.documentElement.dataset.ignoredMessages)) ?? 0);
+}
+
+type Server = Awaited<ReturnType<typeof openWidgetBrowser>>["server"];
+
+const pendingApprovals = (server: Server) =>
+  (server.app.store.db.prepare("SELECT id FROM approvals WHERE status = 'pending'").all() as { id: string }[]).map(
+    (row) => row.id,
+  );
+
+const runCount = (server: Server) =>
+  (server.app.store.db.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n;
+
+const ADD_NODE = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+await ui.addNode({ node_type: "constant.number", node_id: "n1" });
+export default "added";`;
+
+async function withHost<T>(
+  fixture: Awaited<ReturnType<typeof openWidgetBrowser>>,
+  options: Parameters<typeof addWidget>[1],
+  body: (host: HostSite) => Promise<T>,
+): Promise<T> {
+  const host = await startHostSite(fixture.server, { id: "", mintKey: "" });
+  try {
+    host.widget = await addWidget(fixture.server, { origins: [host.origin], ...options });
+    return await body(host);
+  } finally {
+    await host.close();
+  }
+}
+
+describe("the widget embedded in a page of another site (third-party cookies blocked)", () => {
+  it("runs an action from its own UI and from widget.run; ui_add_node reaches the host's editor; approvals are answered only inside it", async () => {
+    await using fixture = await openWidgetBrowser();
+    const { server } = fixture;
+    await withHost(fixture, {}, async (host) => {
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toBe("ready");
+      const frame = await widgetFrame(page);
+      // The browser really blocks third-party cookies here: the framed page has no cookie access.
+      expect(await frame.evaluate(() => document.hasStorageAccess())).toBe(false);
+
+      await runAction(frame, "export default 6 * 7");
+      expect(await finished(frame)).toContain("42");
+      const w = await hostWindow(page);
+      expect(await w.evaluate((win) => win.widget.run("export default 6 * 7"))).toMatchObject({ ok: true, result: 42 });
+
+      // An approval: asked in the widget's dialog; the host hears only that it is pending.
+      const running = w.evaluate((win, source) => win.widget.run(source), ADD_NODE);
+      const ask = dialog(frame);
+      await ask.waitFor();
+      expect(await ask.textContent()).toContain("ui_add_node");
+      await expect
+        .poll(() => w.evaluate((win) => win.events.filter((e) => e.type === "approval").map((e) => e.status)))
+        .toEqual(["pending"]);
+
+      // The host tries to answer it, to change the mode, to read the credential: none of it is a message.
+      const before = await ignoredByWidget(frame);
+      await page.evaluate(
+        ({ app, approvalId }) => {
+          const target = document.querySelector("iframe")?.contentWindow;
+          for (const message of [
+            { type: "approval_response", approval_id: approvalId, answer: "allow" },
+            { type: "respond", approvalId, answer: { kind: "allow" } },
+            { type: "set_mode", mode: "auto" },
+            { type: "credential" },
+          ]) {
+            target?.postMessage(message, app);
+          }
+        },
+        { app: server.url, approvalId: "any" },
+      );
+      await expect.poll(() => ignoredByWidget(frame)).toBe(before + 4);
+      expect(await ask.isVisible()).toBe(true);
+
+      // Nor can it call the approval procedures itself: from its page the browser does not even send
+      // the request (no CORS), and sent from anywhere its token is not a credential, and a credential
+      // (which it never holds) is refused for the person's acts unless from the widget's own page.
+      const pending = pendingApprovals(server);
+      expect(pending).toHaveLength(1);
+      const approvalId = pending[0] as string;
+      const fresh = (await mint(server, host.widget.mintKey)).body.token as string;
+      const respondBody = JSON.stringify({ approvalId, answer: { kind: "allow" } });
+      const fromPage = await page.evaluate(
+        async ({ app, body, token }) => {
+          const attempt = (init: RequestInit) =>
+            fetch(`${app}/trpc/approvals.respond`, { method: "POST", ...init, body }).then(
+              (res) => String(res.status),
+              () => "blocked",
+            );
+          return [
+            await attempt({ headers: { "content-type": "application/json", authorization: `Bearer ${token}` } }),
+            await attempt({ headers: { "content-type": "application/json" }, credentials: "include" }),
+          ];
+        },
+        { app: server.url, body: respondBody, token: fresh },
+      );
+      expect(fromPage).toEqual(["blocked", "blocked"]);
+      const asHost = { origin: host.origin, "sec-fetch-site": "cross-site", "content-type": "application/json" };
+      const withToken = await fetch(`${server.url}/trpc/approvals.respond`, {
+        method: "POST",
+        headers: { ...asHost, authorization: `Bearer ${fresh}` },
+        body: respondBody,
+      });
+      expect(withToken.status).toBe(401);
+      const credential = (await exchange(server, host.widget.id, fresh)).body.credential as string;
+      const withCredential = await fetch(`${server.url}/trpc/approvals.respond`, {
+        method: "POST",
+        headers: { ...asHost, authorization: `Bearer ${credential}` },
+        body: respondBody,
+      });
+      expect(withCredential.status).toBe(403);
+      expect(pendingApprovals(server)).toEqual([approvalId]);
+      expect(await ask.isVisible()).toBe(true);
+
+      // Covered by the host (an overlay to click through), the dialog's buttons stay asleep: this
+      // Chromium has IntersectionObserver v2, which sees the cover.
+      expect(await frame.evaluate(() => "isVisible" in IntersectionObserverEntry.prototype)).toBe(true);
+      await page.evaluate(() => {
+        const cover = document.createElement("div");
+        cover.id = "cover";
+        Object.assign(cover.style, { position: "fixed", inset: "0", background: "rgba(255,255,255,0.01)" });
+        document.body.append(cover);
+      });
+      await page.waitForTimeout(1500);
+      expect(await ask.getByRole("button", { name: "Allow once" }).isDisabled()).toBe(true);
+      await page.evaluate(() => document.getElementById("cover")?.remove());
+      await ask.getByRole("button", { name: "Allow once" }).click();
+
+      expect(await running).toMatchObject({ ok: true, result: "added" });
+      await page.locator('#editor li[data-id="n1"]').waitFor();
+      expect(await w.evaluate((win) => win.graph.nodes.map((n) => [n.id, n.type]))).toEqual([
+        ["n1", "constant.number"],
+      ]);
+      expect(await w.evaluate((win) => win.events.filter((e) => e.type === "approval").map((e) => e.status))).toEqual([
+        "pending",
+        "allow",
+      ]);
+    });
+    expect(fixture.problems).toEqual([]);
+  });
+
+  it("ignores a forged message from a second window; is refused framing by a page of another origin", async () => {
+    await using fixture = await openWidgetBrowser();
+    const { server } = fixture;
+    await withHost(fixture, {}, async (host) => {
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toBe("ready");
+      const frame = await widgetFrame(page);
+
+      // A second window of the very same (allowed) origin reaches the iframe and asks it to run.
+      const before = await ignoredByWidget(frame);
+      const runs = runCount(server);
+      const popup = page.waitForEvent("popup");
+      await page.evaluate(() => window.open("/blank", "second"));
+      const second = await popup;
+      await second.waitForLoadState();
+      await second.evaluate(
+        ({ app }) => {
+          const target = window.opener?.frames[0] as Window | undefined;
+          target?.postMessage({ type: "run", id: "forged", source: "export default 'forged'" }, app);
+        },
+        { app: server.url },
+      );
+      await expect.poll(() => ignoredByWidget(frame)).toBe(before + 1);
+      expect(runCount(server)).toBe(runs);
+
+      // The same host page on an origin the widget does not list is refused framing.
+      const stranger = await startHostSite(server, host.widget);
+      try {
+        const other = await fixture.newPage();
+        const refused = new Promise<string>((resolve) =>
+          other.on("console", (message) => {
+            if (/frame-ancestors/.test(message.text())) resolve(message.text());
+          }),
+        );
+        await other.goto(`${stranger.origin.replace("localhost", "127.0.0.1")}/`);
+        expect(await refused).toMatch(/violates .*frame-ancestors.* blocked/);
+        const framed = await widgetFrame(other);
+        expect(await framed.locator("#root").count()).toBe(0);
+      } finally {
+        await stranger.close();
+      }
+    });
+  });
+
+  it("shows an exchanged or expired token's refusal in the widget; a revoked widget mints nothing", async () => {
+    await using fixture = await openWidgetBrowser();
+    const { server } = fixture;
+    await withHost(fixture, {}, async (host) => {
+      const spent = (await mint(server, host.widget.mintKey)).body.token as string;
+      expect((await exchange(server, host.widget.id, spent)).status).toBe(200);
+      host.token = async () => ({ status: 200, body: JSON.stringify({ token: spent }) });
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toMatch(/^failed: unauthorized: .*already used/);
+      const frame = await widgetFrame(page);
+      expect(await frame.getByRole("alert").textContent()).toMatch(/could not open \(unauthorized\).*already used/);
+
+      const late = (await mint(server, host.widget.mintKey)).body.token as string;
+      server.app.store.db
+        .prepare("UPDATE widget_tokens SET expires_at = ? WHERE exchanged_at IS NULL")
+        .run(Date.now() - 1);
+      host.token = async () => ({ status: 200, body: JSON.stringify({ token: late }) });
+      await page.reload();
+      expect(await ready(page)).toMatch(/^failed: unauthorized: .*expired/);
+      expect(await (await widgetFrame(page)).getByRole("alert").textContent()).toMatch(/expired/);
+
+      await server.script.widgets.revoke.mutate({ widgetId: host.widget.id });
+      const minted = await mint(server, host.widget.mintKey);
+      expect(minted.status).toBe(401);
+      expect(minted.body.error?.code).toBe("unauthorized");
+      expect(minted.body.token).toBeUndefined();
+    });
+  });
+});
