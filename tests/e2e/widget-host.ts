@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
+import type { ServerConfig } from "../../server-bridge/config.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { CHROMIUM, E2E_TRANSPORT, WEB_DIR } from "./browser.ts";
 
@@ -136,8 +137,8 @@ export interface WidgetFixture {
 }
 
 /** The app's server (serving the built page and the SDK) and a browser blocking third-party cookies. */
-export async function openWidgetBrowser(): Promise<WidgetFixture> {
-  const server = await startTestServer({ webDir: WEB_DIR, webSockets: E2E_TRANSPORT === "websocket" });
+export async function openWidgetBrowser(overrides: Partial<ServerConfig> = {}): Promise<WidgetFixture> {
+  const server = await startTestServer({ webDir: WEB_DIR, webSockets: E2E_TRANSPORT === "websocket", ...overrides });
   const profile = mkdtempSync(join(tmpdir(), "nt-chromium-"));
   const context = await launchBlockingThirdPartyCookies(profile);
   const problems: string[] = [];

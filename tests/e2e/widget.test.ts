@@ -211,6 +211,24 @@ describe("the widget embedded in a page of another site (third-party cookies blo
     });
   });
 
+  it("stops a native operation that never checks the interrupt with the watchdog, without shared memory", async () => {
+    await using fixture = await openWidgetBrowser({ actionTimeoutMs: 2_000 });
+    await withHost(fixture, {}, async (host) => {
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toBe("ready");
+      const frame = await widgetFrame(page);
+      // Framed by a page that is not cross-origin isolated: no SharedArrayBuffer for the slice clock.
+      expect(await frame.evaluate(() => [crossOriginIsolated, typeof SharedArrayBuffer])).toEqual([false, "undefined"]);
+      const w = await hostWindow(page);
+      const overrun = await w.evaluate((win) =>
+        win.widget.run("export default Array.prototype.indexOf.call({ length: 2 ** 40 }, 1);"),
+      );
+      expect(overrun.error?.code).toBe("timeout");
+      expect(await w.evaluate((win) => win.widget.run("export default 6 * 7"))).toMatchObject({ ok: true, result: 42 });
+    });
+  });
+
   it("shows an exchanged or expired token's refusal in the widget; a revoked widget mints nothing", async () => {
     await using fixture = await openWidgetBrowser();
     const { server } = fixture;
