@@ -36,6 +36,7 @@ import { type AppHandle, startApp } from "../server-bridge/app.ts";
 import { buildWebIfStale } from "../server-bridge/build.ts";
 import { configFromEnv } from "../server-bridge/config.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
+import { action } from "./page-action.ts";
 
 const ROUNDS = 5;
 /** Sequential calls in the two actions whose difference is the full path. */
@@ -49,48 +50,6 @@ const WARMUP_ACTIONS = 20;
 const SHARED = "@nodetool-ai/sandbox-nodetool/shared";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
-/** Puts `code` in the editor, clicks Run in the page and times it there: click to the shown result. */
-async function action(page: Page, code: string): Promise<{ value: unknown; wallMs: number }> {
-  const editor = page.getByRole("textbox", { name: "Action" });
-  await editor.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(code);
-  // As a person would: the click comes once the page has settled after the typing (the editor's own
-  // highlighting and layout run in idle time, and would otherwise share the timed run's main thread).
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 1000 })));
-  const run = await page.getByRole("button", { name: "Run", exact: true }).elementHandle();
-  const region = page.getByRole("region", { name: "Result" });
-  const section = await region.elementHandle();
-  // aria-busy goes true when the run starts and false when its result is shown.
-  const wallMs = await page.evaluate(
-    ([button, result]) =>
-      new Promise<number>((resolve) => {
-        let started = false;
-        const t0 = performance.now();
-        const observer = new MutationObserver(() => {
-          const busy = result?.getAttribute("aria-busy") === "true";
-          if (busy) started = true;
-          else if (started) {
-            observer.disconnect();
-            resolve(performance.now() - t0);
-          }
-        });
-        observer.observe(result as Element, { attributes: true, attributeFilter: ["aria-busy"] });
-        (button as HTMLButtonElement).click();
-      }),
-    [run, section] as const,
-  );
-  await region.locator(".status.ok, .status.failed").waitFor({ timeout: 120_000 });
-  const json = await region
-    .locator("pre.json")
-    .first()
-    .textContent({ timeout: 1000 })
-    .catch(() => null);
-  if (json === null) throw new Error(`action failed: ${await region.textContent()}`);
-  return { value: JSON.parse(json), wallMs };
-}
 
 const sequential = (n: number) => `import { shared } from "${SHARED}";
 await shared.list();

@@ -63,7 +63,7 @@ window.ready = window.widget.ready.then(() => "ready", (err) => "failed: " + err
  * `ui: false` for a host without an editor of its own.
  */
 export async function startHostSite(
-  app: TestServer,
+  app: { url: string },
   widget: { id: string; mintKey: string },
   options: { ui?: boolean } = {},
 ): Promise<HostSite> {
