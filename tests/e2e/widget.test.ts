@@ -1,7 +1,8 @@
 import type { Frame, Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { addWidget, exchange, mint } from "../support/widgets.ts";
-import { dialog, finished, runAction } from "./panel.ts";
+import { dialog, finished, result, runAction } from "./panel.ts";
 import { type HostSite, openWidgetBrowser, startHostSite, widgetFrame } from "./widget-host.ts";
 
 /** What the host page (widget-host.ts) keeps on its window. */
@@ -227,6 +228,31 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       expect(overrun.error?.code).toBe("timeout");
       expect(await w.evaluate((win) => win.widget.run("export default 6 * 7"))).toMatchObject({ ok: true, result: 42 });
     });
+  });
+
+  it("shows an image asset of its own in a result (fetched with its credential: an img sends no header)", async () => {
+    await using fixture = await openWidgetBrowser();
+    await withHost(fixture, {}, async (host) => {
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toBe("ready");
+      const frame = await widgetFrame(page);
+      const png = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#0a0" } })
+        .png()
+        .toBuffer();
+      await runAction(
+        frame,
+        `import { assets } from "@nodetool-ai/sandbox-nodetool/assets";
+const saved = await assets.save({ name: "green.png", content: new Uint8Array([${[...png].join(",")}]) });
+export default { picture: saved.asset };`,
+      );
+      await dialog(frame).getByRole("button", { name: "Allow once" }).click();
+      await finished(frame);
+      const img = result(frame).locator("img.asset-preview");
+      await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(40);
+      expect(await img.getAttribute("src")).toMatch(/^blob:/);
+    });
+    expect(fixture.problems).toEqual([]);
   });
 
   it("shows an exchanged or expired token's refusal in the widget; a revoked widget mints nothing", async () => {

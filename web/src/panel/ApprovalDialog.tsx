@@ -9,6 +9,7 @@
  */
 import { useEffect, useRef } from "react";
 import type { ApprovalAnswer, ApprovalRequest } from "../../../shared/gate/approvals.ts";
+import { PageImage } from "../PageImage.tsx";
 import { Revealed } from "../reveal-view.tsx";
 import { describeArgs } from "./approval-args.ts";
 import { useArmed } from "./armed.ts";
@@ -92,14 +93,7 @@ export function ApprovalDialog({ approval, queued, onAnswer, armAfterMs }: Appro
           {images.map((image) => (
             <li key={image.label}>
               <figure>
-                <img
-                  src={image.src}
-                  alt={image.label}
-                  className="arg-thumbnail"
-                  onError={(event) => {
-                    event.currentTarget.hidden = true;
-                  }}
-                />
+                <PageImage src={image.src} alt={image.label} className="arg-thumbnail" />
                 <figcaption>{image.label}</figcaption>
               </figure>
             </li>

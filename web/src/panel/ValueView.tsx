@@ -6,24 +6,20 @@
  */
 import type { ReactNode } from "react";
 import { AssetRef } from "../../../shared/protocol/values.ts";
+import { PageImage } from "../PageImage.tsx";
+import { usePageUrl } from "../page-fetch.ts";
 import { Revealed } from "../reveal-view.tsx";
 
 /** An asset reference: a link, and the image itself when it is one (non-images hide the preview). */
 export function AssetView({ id, thumbnail = false }: { id: string; thumbnail?: boolean }) {
-  const href = `/assets/${encodeURIComponent(id)}`;
+  const path = `/assets/${encodeURIComponent(id)}`;
+  const href = usePageUrl(path);
   return (
     <span className={thumbnail ? "asset thumbnail" : "asset"}>
       <a href={href} target="_blank" rel="noreferrer">
         asset {id}
       </a>
-      <img
-        src={href}
-        alt={`asset ${id}`}
-        className="asset-preview"
-        onError={(event) => {
-          event.currentTarget.hidden = true;
-        }}
-      />
+      <PageImage src={path} alt={`asset ${id}`} className="asset-preview" />
     </span>
   );
 }
