@@ -1,6 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { startFakeOpenAI } from "../support/fake-models.ts";
 import { addWidget, exchange, mint } from "../support/widgets.ts";
 import { dialog, finished, result, runAction } from "./panel.ts";
 import { type HostSite, openWidgetBrowser, startHostSite, widgetFrame } from "./widget-host.ts";
@@ -36,6 +37,10 @@ const pendingApprovals = (server: Server) =>
 
 const runCount = (server: Server) =>
   (server.app.store.db.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n;
+
+const CREATE_DEMO = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const made = await workflows.create({ name: "Demo", _message: "the workflow you asked for" });
+export default made.name;`;
 
 const ADD_NODE = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
 await ui.addNode({ node_type: "constant.number", node_id: "n1" });
@@ -163,6 +168,61 @@ describe("the widget embedded in a page of another site (third-party cookies blo
         "pending",
         "allow",
       ]);
+    });
+    expect(fixture.problems).toEqual([]);
+  });
+
+  it("holds the agent conversation: a request, its action's approval in the widget's dialog, the answer", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        {
+          text: "I will create it.",
+          tool_calls: [
+            {
+              name: "execute_code",
+              arguments: JSON.stringify({
+                risk: "low",
+                description: "an action",
+                title: "Create Demo",
+                code: CREATE_DEMO,
+              }),
+            },
+          ],
+        },
+        { text: "Created the workflow Demo." },
+      ],
+    });
+    await using fixture = await openWidgetBrowser({
+      agent: {
+        openaiBaseUrl: fake.url,
+        openaiApiKey: "sk-widget-e2e",
+        stepTokens: 1000,
+        threadTokens: 1e6,
+        dailyTokens: 1e6,
+        stepCap: 20,
+      },
+    });
+    const { server } = fixture;
+    await withHost(fixture, {}, async (host) => {
+      const page = await fixture.newPage();
+      await page.goto(`${host.origin}/`);
+      expect(await ready(page)).toBe("ready");
+      const frame = await widgetFrame(page);
+      // With a provider configured the conversation is the first tab.
+      const box = frame.getByRole("textbox", { name: "Message" });
+      await box.fill("make a workflow called Demo");
+      await box.press("Enter");
+      await dialog(frame).getByRole("button", { name: "Allow once" }).click();
+      await frame.getByRole("region", { name: "Conversation" }).getByText("Created the workflow Demo.").waitFor();
+      // Made as the widget's own user, not the owner.
+      const db = server.app.store.db;
+      const made = db.prepare("SELECT user_id FROM workflows WHERE name = 'Demo'").all();
+      const widgetUser = db.prepare("SELECT user_id, owner_id FROM widgets WHERE id = ?").get(host.widget.id) as {
+        user_id: string;
+        owner_id: string;
+      };
+      expect(made).toEqual([{ user_id: widgetUser.user_id }]);
+      expect(widgetUser.user_id).not.toBe(widgetUser.owner_id);
     });
     expect(fixture.problems).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { MODES, type Mode } from "../../../shared/capabilities/types.ts";
 import type { WidgetEvent } from "../../../shared/embed/protocol.ts";
 import type { SessionEvent } from "../../../shared/protocol/server.ts";
+import { subtaskProgress } from "../agent/subtask-progress.ts";
 import { ConnectionStatus } from "../ConnectionStatus.tsx";
 import { UserCalls } from "../editor/user-calls.ts";
 import { JobsStore } from "../jobs/jobs-store.ts";
@@ -74,6 +75,7 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
   const asked = useRef(new Map<string, Omit<Extract<WidgetEvent, { type: "approval" }>, "status">>());
   events.current = (event) => {
     if (event.type === "job_progress" || event.type === "job_ended") parts?.jobs.event(event);
+    if (event.type === "subtask_progress") subtaskProgress.event(event);
     if (event.type === "approval_requested") {
       const { approval_id, run_id, capability, category } = event.approval;
       const seen = { type: "approval" as const, approval_id, run_id, capability, category };
