@@ -38,6 +38,10 @@ const pendingApprovals = (server: Server) =>
 const runCount = (server: Server) =>
   (server.app.store.db.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n;
 
+const RUN_HOST_GRAPH = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+const job = await ui.runWorkflow();
+export default job.status;`;
+
 const CREATE_DEMO = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 const made = await workflows.create({ name: "Demo", _message: "the workflow you asked for" });
 export default made.name;`;
@@ -168,6 +172,13 @@ describe("the widget embedded in a page of another site (third-party cookies blo
         "pending",
         "allow",
       ]);
+
+      // ui.runWorkflow runs the graph in the host's editor (asked of the host), and the job's progress
+      // reaches the host's onEvent.
+      const job = w.evaluate((win, source) => win.widget.run(source), RUN_HOST_GRAPH);
+      await dialog(frame).getByRole("button", { name: "Allow once" }).click();
+      expect(await job).toMatchObject({ ok: true, result: "completed" });
+      await expect.poll(() => w.evaluate((win) => win.events.some((e) => e.type === "job_progress"))).toBe(true);
     });
     expect(fixture.problems).toEqual([]);
   });
