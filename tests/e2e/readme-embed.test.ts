@@ -15,12 +15,13 @@ import { WEB_DIR } from "./browser.ts";
 import { launchBlockingThirdPartyCookies } from "./widget-host.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
+const FENCE = "```";
 
 function section(): { sh: string; js: string; html: string } {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const text = readme.slice(readme.indexOf("## Embed it"), readme.indexOf("\n## ", readme.indexOf("## Embed it") + 1));
   const block = (lang: string) => {
-    const found = new RegExp("```" + lang + "\\n([\\s\\S]*?)```").exec(text)?.[1];
+    const found = new RegExp(`${FENCE}${lang}\\n([\\s\\S]*?)${FENCE}`).exec(text)?.[1];
     if (found === undefined) throw new Error(`the Embed it section has no ${lang} block`);
     return found;
   };
