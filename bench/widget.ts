@@ -75,6 +75,7 @@ try {
   await editor.getByRole("button", { name: "Run", exact: true }).waitFor();
   const hostPage = await context.newPage();
   await hostPage.goto(`${host.origin}/`);
+  await hostPage.waitForFunction(() => (window as unknown as Partial<HostWindow>).ready !== undefined);
   const ready = await hostPage.evaluate(() => (window as unknown as HostWindow).ready);
   if (ready !== "ready") throw new Error(`the widget did not open: ${ready}`);
   const frame = await widgetFrame(hostPage);

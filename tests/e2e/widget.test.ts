@@ -19,7 +19,9 @@ interface HostWindow {
 
 const hostWindow = (page: Page) => page.evaluateHandle(() => window as unknown as HostWindow);
 
+/** How the widget's `ready` settled (the host page's module sets it once its token has arrived). */
 async function ready(page: Page): Promise<string> {
+  await page.waitForFunction(() => (window as unknown as Partial<HostWindow>).ready !== undefined);
   return (await hostWindow(page)).evaluate((w) => w.ready);
 }
 
