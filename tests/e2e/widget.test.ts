@@ -13,7 +13,7 @@ interface HostWindow {
   graph: { nodes: { id: string; type: string }[] };
   widget: {
     run(source: string): Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }>;
-    stats(): { ignored: Record<string, number> };
+    stats(): { ignored: { source: number; origin: number; malformed: number } };
   };
 }
 
@@ -265,6 +265,11 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       );
       await expect.poll(() => ignoredByWidget(frame)).toBe(before + 1);
       expect(runCount(server)).toBe(runs);
+      // The host's SDK checks the same way: a "result" from the second window (not its iframe) is ignored.
+      const w = await hostWindow(page);
+      const hostIgnored = await w.evaluate((win) => win.widget.stats().ignored.source);
+      await second.evaluate(() => window.opener?.postMessage({ type: "connected" }, "*"));
+      await expect.poll(() => w.evaluate((win) => win.widget.stats().ignored.source)).toBe(hostIgnored + 1);
 
       // The same host page on an origin the widget does not list is refused framing.
       const stranger = await startHostSite(server, host.widget);
