@@ -110,9 +110,9 @@ async function scheduler(plan: Plan, withPlanning?: Graph): Promise<number> {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "nt-bench-"));
-const app = createServices(configFromEnv({}, { dataDir }), () => {});
-const session = app.sessions.create(LOCAL_USER, { mode: "auto" });
-const live = app.runs.start(LOCAL_USER, session.sessionId);
+const app = await createServices(configFromEnv({}, { dataDir }), () => {});
+const session = await app.sessions.create(LOCAL_USER, { mode: "auto" });
+const live = await app.runs.start(LOCAL_USER, session.sessionId);
 
 async function job(graph: Graph): Promise<number> {
   const started = performance.now();
@@ -166,8 +166,8 @@ for (const [shape, graph] of [
   }
 }
 
-app.runs.endAll();
-app.audit.flush();
-app.store.dispose();
+await app.runs.endAll();
+await app.audit.flush();
+await app.store.dispose();
 rmSync(dataDir, { recursive: true, force: true });
 if (sink === 0) console.log("(unreachable: keeps the direct calls' work observable)");

@@ -54,19 +54,20 @@ export const consoleLogger: Logger = (level, message, detail) => {
 };
 
 /** The services over one store, without HTTP: used by the server, the CLI and MCP. */
-export function createServices(
+export async function createServices(
   config: ServerConfig,
   log: Logger = consoleLogger,
-  store: Store = openStore(config.dataDir),
-): AppServices {
+  given?: Store,
+): Promise<AppServices> {
+  const store = given ?? (await openStore(config.dataDir));
   let agent: AgentHost | undefined;
   const owner = `proc_${randomUUID()}`;
   imageWork.limit = config.imageConcurrency;
-  recoverExpiredLeases(store, { except: owner });
+  await recoverExpiredLeases(store, { except: owner });
   const bus = new EventBus();
   const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
-  const audit = new AuditLog(store);
+  const audit = new AuditLog(store, (err) => log("error", "audit write failed", err));
   const sandbox = new SandboxPool({ workers: config.sandboxWorkers, userMax: config.sandboxUserMax });
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
   // implementations: the host is a late-bound view of `runs`, read only once a job starts.
@@ -101,7 +102,7 @@ export function createServices(
     config,
     owner,
     store,
-    credentials: loadCredentials(store, { AUTH_TOKEN: config.authToken, MCP_TOKEN: config.mcpToken }),
+    credentials: await loadCredentials(store, { AUTH_TOKEN: config.authToken, MCP_TOKEN: config.mcpToken }),
     logins: new Logins(store),
     widgets,
     bus,
@@ -134,7 +135,7 @@ export interface AppHandle {
 }
 
 export async function startApp(config: ServerConfig, log: Logger = consoleLogger): Promise<AppHandle> {
-  const app = createServices(config, log);
+  const app = await createServices(config, log);
   const leases = keepLeases(app);
   let hosts = new Set<string>();
   const mcp = createMcpHttp(app);
@@ -165,13 +166,13 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
     leases.dispose();
     await mcp.close();
     await sockets.close();
-    app.runs.endAll();
+    await app.runs.endAll();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.jobs.dispose();
     await app.sandbox.dispose();
-    app.audit.flush();
-    app.store.dispose();
+    await app.audit.flush();
+    await app.store.dispose();
   };
   return { app, server, sockets, mcp, url: `http://${config.host}:${port}`, close, [Symbol.asyncDispose]: close };
 }
@@ -189,7 +190,7 @@ async function route(
   }
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   if (url.pathname === "/health") {
-    sendJson(res, 200, { ok: true, service: "nodetool-sandbox", store: "sqlite" });
+    sendJson(res, 200, { ok: true, service: "nodetool-sandbox", store: app.store.dialect });
     return;
   }
   if (url.pathname === "/trpc" || url.pathname.startsWith("/trpc/")) {
@@ -209,16 +210,16 @@ async function route(
     return;
   }
   if (isAssetPath(url.pathname)) {
-    serveAsset(app, req, res, url);
+    await serveAsset(app, req, res, url);
     return;
   }
   if (isTypesPath(url.pathname)) {
-    serveTypes(app, req, res, url);
+    await serveTypes(app, req, res, url);
     return;
   }
   if (url.pathname === "/" && url.searchParams.has("token")) {
-    handleLogin(app, res, url);
+    await handleLogin(app, res, url);
     return;
   }
-  servePage(app, req, res, url);
+  await servePage(app, req, res, url);
 }

@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
         `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
       );
       const stop = () => {
-        handle.close().then(() => process.exit(0));
+        void handle.close().then(() => process.exit(0));
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
@@ -41,9 +41,9 @@ async function main(argv: string[]): Promise<number> {
       try {
         return await actionCommand(rest, {
           makeRun: async ({ mode, approver }) => {
-            app = createServices(configFromEnv());
+            app = await createServices(configFromEnv());
             leases = keepLeases(app);
-            local = openLocalRun(app, { mode, approver });
+            local = await openLocalRun(app, { mode, approver });
             const opened = local;
             return { run: opened.live.run, mounted: opened.live.mounted, end: async () => opened.end() };
           },
@@ -53,19 +53,19 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         if (app) {
           leases?.dispose();
-          local?.end();
-          app.runs.endAll();
+          await local?.end();
+          await app.runs.endAll();
           await app.jobs.dispose();
           await app.sandbox.dispose();
-          app.audit.flush();
-          app.store.dispose();
+          await app.audit.flush();
+          await app.store.dispose();
         }
       }
     }
     case "agent": {
       // The CodeAct loop in the terminal, on the local store (shares $DATA_DIR with a running server,
       // with leases of its own, kept renewed).
-      const app = createServices(configFromEnv());
+      const app = await createServices(configFromEnv());
       const leases = keepLeases(app);
       const stop = new AbortController();
       process.once("SIGINT", () => stop.abort());
@@ -79,11 +79,11 @@ async function main(argv: string[]): Promise<number> {
         });
       } finally {
         leases.dispose();
-        app.runs.endAll();
+        await app.runs.endAll();
         await app.jobs.dispose();
         await app.sandbox.dispose();
-        app.audit.flush();
-        app.store.dispose();
+        await app.audit.flush();
+        await app.store.dispose();
       }
     }
     case "mcp":
@@ -92,12 +92,12 @@ async function main(argv: string[]): Promise<number> {
     case "user":
     case "token":
     case "widget": {
-      const app = createServices(configFromEnv());
+      const app = await createServices(configFromEnv());
       try {
         const run = command === "user" ? userCommand : command === "token" ? tokenCommand : widgetCommand;
-        return run(rest, app, { stdout: process.stdout, stderr: process.stderr });
+        return await run(rest, app, { stdout: process.stdout, stderr: process.stderr });
       } finally {
-        app.store.dispose();
+        await app.store.dispose();
       }
     }
     default:

@@ -64,10 +64,10 @@ async function subtask(
 ): Promise<SubtaskResult> {
   const { user_id: userId, session_id: sessionId, signal } = parent.context;
   const started = performance.now();
-  const session = app.sessions.view(userId, sessionId);
+  const session = await app.sessions.view(userId, sessionId);
   const mounted = session.modules.filter((name) => name !== "agents");
   const gate: Gate = args.read_only ? { ...parent.gate, mode: () => "plan" } : parent.gate;
-  const thread = app.agent.threads.create(userId, `Subtask: ${args.task.split("\n")[0]?.slice(0, 80) ?? ""}`);
+  const thread = await app.agent.threads.create(userId, `Subtask: ${args.task.split("\n")[0]?.slice(0, 80) ?? ""}`);
   const library = defaultLibrary();
   const sandbox = await NodeSandboxHost.start();
   // The person sees the child's steps while the parent's action waits on it.
@@ -95,7 +95,7 @@ async function subtask(
       stepCap: args.steps,
       signal,
       async execute(code) {
-        const live = app.runs.start(userId, sessionId, { gate, threadId: thread.id });
+        const live = await app.runs.start(userId, sessionId, { gate, threadId: thread.id });
         try {
           return await runSandboxedAction(sandbox, {
             action: code,
@@ -108,7 +108,7 @@ async function subtask(
         } catch {
           return { observation: failedObservation("run_ended", "The sandbox stopped before the action finished.", 0) };
         } finally {
-          app.runs.end(userId, live.id, "ended");
+          await app.runs.end(userId, live.id, "ended");
         }
       },
       async viewImage(input) {

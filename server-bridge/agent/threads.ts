@@ -57,56 +57,58 @@ export function titleOf(text: string): string {
 export class ThreadStore {
   constructor(private readonly store: Store) {}
 
-  create(userId: string, title = "New conversation"): ThreadView {
+  async create(userId: string, title = "New conversation"): Promise<ThreadView> {
     const id = newId("thr");
     const at = Date.now();
-    this.store
+    await this.store
       .sql("INSERT INTO agent_threads (id, user_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
       .run(id, userId, title.slice(0, MAX_TITLE), at, at);
     return this.require(userId, id);
   }
 
-  list(userId: string, limit = 100): ThreadView[] {
-    const rows = this.store
+  async list(userId: string, limit = 100): Promise<ThreadView[]> {
+    const rows = (await this.store
       .sql("SELECT * FROM agent_threads WHERE user_id = ? ORDER BY updated_at DESC, id LIMIT ?")
-      .all(userId, limit) as ThreadRow[];
+      .all(userId, limit)) as ThreadRow[];
     return rows.map(view);
   }
 
-  require(userId: string, threadId: string): ThreadView {
-    const row = this.store.sql("SELECT * FROM agent_threads WHERE id = ?").get(threadId) as ThreadRow | undefined;
+  async require(userId: string, threadId: string): Promise<ThreadView> {
+    const row = (await this.store.sql("SELECT * FROM agent_threads WHERE id = ?").get(threadId)) as
+      | ThreadRow
+      | undefined;
     if (!row || row.user_id !== userId) {
       throw new CodedError(failure("unauthorized", `There is no conversation "${threadId}" of yours.`));
     }
     return view(row);
   }
 
-  rename(userId: string, threadId: string, title: string): ThreadView {
-    this.require(userId, threadId);
-    this.store
+  async rename(userId: string, threadId: string, title: string): Promise<ThreadView> {
+    await this.require(userId, threadId);
+    await this.store
       .sql("UPDATE agent_threads SET title = ?, updated_at = ? WHERE id = ?")
       .run(title.trim().slice(0, MAX_TITLE) || "Untitled", Date.now(), threadId);
     return this.require(userId, threadId);
   }
 
-  setModel(userId: string, threadId: string, model: string): void {
-    this.require(userId, threadId);
-    this.store.sql("UPDATE agent_threads SET model = ? WHERE id = ?").run(model, threadId);
+  async setModel(userId: string, threadId: string, model: string): Promise<void> {
+    await this.require(userId, threadId);
+    await this.store.sql("UPDATE agent_threads SET model = ? WHERE id = ?").run(model, threadId);
   }
 
-  delete(userId: string, threadId: string): void {
-    this.require(userId, threadId);
-    this.store.tx(() => {
-      this.store.sql("DELETE FROM agent_messages WHERE thread_id = ?").run(threadId);
-      this.store.sql("DELETE FROM agent_threads WHERE id = ?").run(threadId);
+  async delete(userId: string, threadId: string): Promise<void> {
+    await this.require(userId, threadId);
+    await this.store.tx(async () => {
+      await this.store.sql("DELETE FROM agent_messages WHERE thread_id = ?").run(threadId);
+      await this.store.sql("DELETE FROM agent_threads WHERE id = ?").run(threadId);
     });
   }
 
-  messages(userId: string, threadId: string): StoredMessage[] {
-    this.require(userId, threadId);
-    const rows = this.store
+  async messages(userId: string, threadId: string): Promise<StoredMessage[]> {
+    await this.require(userId, threadId);
+    const rows = (await this.store
       .sql("SELECT seq, body, input_tokens, output_tokens FROM agent_messages WHERE thread_id = ? ORDER BY seq")
-      .all(threadId) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
+      .all(threadId)) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
     const out: StoredMessage[] = [];
     for (const row of rows) {
       const parsed = AgentMessage.safeParse(JSON.parse(row.body));
@@ -121,9 +123,11 @@ export class ThreadStore {
   }
 
   /** Appends messages at the end of the thread; answers the seq of each. */
-  append(threadId: string, messages: readonly AgentMessage[]): number[] {
-    return this.store.tx(() => {
-      const last = this.store.sql("SELECT max(seq) AS n FROM agent_messages WHERE thread_id = ?").get(threadId) as {
+  async append(threadId: string, messages: readonly AgentMessage[]): Promise<number[]> {
+    return await this.store.tx(async () => {
+      const last = (await this.store
+        .sql("SELECT max(seq) AS n FROM agent_messages WHERE thread_id = ?")
+        .get(threadId)) as {
         n: number | null;
       };
       let seq = last.n ?? 0;
@@ -131,12 +135,12 @@ export class ThreadStore {
       const seqs: number[] = [];
       for (const message of messages) {
         seq++;
-        this.store
+        await this.store
           .sql("INSERT INTO agent_messages (thread_id, seq, body, created_at) VALUES (?, ?, ?, ?)")
           .run(threadId, seq, JSON.stringify(message), at);
         seqs.push(seq);
       }
-      this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
+      await this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
       return seqs;
     });
   }
@@ -145,34 +149,34 @@ export class ThreadStore {
    * Replaces one message (a finished turn over its interrupted placeholder) and counts its tokens, in
    * its thread, in the parent thread it is charged to (a child agent's turn), and in the user's day.
    */
-  complete(
+  async complete(
     userId: string,
     threadId: string,
     seq: number,
     message: AgentMessage,
     usage: TokenUsage,
     chargeTo?: string,
-  ): void {
+  ): Promise<void> {
     const tokens = usage.input_tokens + usage.output_tokens;
-    this.store.tx(() => {
-      this.store
+    await this.store.tx(async () => {
+      await this.store
         .sql(
           "UPDATE agent_messages SET body = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
         )
         .run(JSON.stringify(message), usage.input_tokens, usage.output_tokens, threadId, seq);
-      this.store
+      await this.store
         .sql(
           "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?",
         )
         .run(usage.input_tokens, usage.output_tokens, Date.now(), threadId);
       if (chargeTo) {
-        this.store
+        await this.store
           .sql(
             "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ? AND user_id = ?",
           )
           .run(usage.input_tokens, usage.output_tokens, chargeTo, userId);
       }
-      this.store
+      await this.store
         .sql(
           "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens",
         )
@@ -181,10 +185,10 @@ export class ThreadStore {
   }
 
   /** Tokens this user used today (UTC), what the daily budget counts. */
-  usedToday(userId: string): number {
-    const row = this.store.sql("SELECT tokens FROM agent_usage WHERE user_id = ? AND day = ?").get(userId, today()) as
-      | { tokens: number }
-      | undefined;
+  async usedToday(userId: string): Promise<number> {
+    const row = (await this.store
+      .sql("SELECT tokens FROM agent_usage WHERE user_id = ? AND day = ?")
+      .get(userId, today())) as { tokens: number } | undefined;
     return row?.tokens ?? 0;
   }
 }

@@ -111,15 +111,15 @@ export class AgentTurns {
     const { userId } = turn;
     let seq: number;
     try {
-      const thread = this.threads.require(userId, ask.threadId);
+      const thread = await this.threads.require(userId, ask.threadId);
       const append = await resolveImages(this.app, userId, ask.append);
       const first = append.find((m) => m.role === "user");
       if (first?.role === "user" && thread.title === "New conversation") {
         const text = first.content.find((part) => part.type === "text");
-        if (text?.type === "text") this.threads.rename(userId, ask.threadId, titleOf(text.text));
+        if (text?.type === "text") await this.threads.rename(userId, ask.threadId, titleOf(text.text));
       }
       const placeholder: AgentMessage = { role: "assistant", text: "", tool_calls: [], interrupted: true };
-      const seqs = this.threads.append(ask.threadId, [...append, placeholder]);
+      const seqs = await this.threads.append(ask.threadId, [...append, placeholder]);
       seq = seqs[seqs.length - 1] as number;
     } catch (err) {
       const message = isCodedError(err) ? err.payload.message : "The conversation could not be stored.";
@@ -132,12 +132,12 @@ export class AgentTurns {
     const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
     let finished = false;
     try {
-      const budget = this.#overBudget(userId, ask.threadId, ask.chargeTo);
+      const budget = await this.#overBudget(userId, ask.threadId, ask.chargeTo);
       if (budget) return fail("capability_failed", budget);
-      const resolved = await this.models.resolve(ask.model ?? this.threads.require(userId, ask.threadId).model);
+      const resolved = await this.models.resolve(ask.model ?? (await this.threads.require(userId, ask.threadId)).model);
       if (typeof resolved === "string") return fail("capability_unavailable", resolved);
-      if (ask.model) this.threads.setModel(userId, ask.threadId, resolved.id);
-      const stored = this.threads.messages(userId, ask.threadId).map((m) => m.message);
+      if (ask.model) await this.threads.setModel(userId, ask.threadId, resolved.id);
+      const stored = (await this.threads.messages(userId, ask.threadId)).map((m) => m.message);
       // The placeholder is the turn being made, not part of what the model reads.
       const messages = providerMessages(stored.slice(0, -1));
       for await (const event of resolved.adapter.stream({
@@ -168,7 +168,7 @@ export class AgentTurns {
       const message: AgentMessage = { role: "assistant", text: text.join(""), tool_calls: finished ? calls : [] };
       if (!finished) message.interrupted = true;
       try {
-        this.threads.complete(userId, ask.threadId, seq, message, usage, ask.chargeTo);
+        await this.threads.complete(userId, ask.threadId, seq, message, usage, ask.chargeTo);
       } catch (err) {
         this.app.log("error", "agent turn could not be stored", err);
       }
@@ -176,18 +176,18 @@ export class AgentTurns {
   }
 
   /** Why the next turn may not run (a budget spent: its thread's, the parent's it is charged to, the day's), or undefined. */
-  #overBudget(userId: string, threadId: string, chargeTo: string | undefined): string | undefined {
+  async #overBudget(userId: string, threadId: string, chargeTo: string | undefined): Promise<string | undefined> {
     const { threadTokens, dailyTokens } = this.app.config.agent;
     const paying: [string, string][] = [[threadId, "This conversation"]];
     if (chargeTo) paying.push([chargeTo, "The conversation that started this subtask"]);
     for (const [id, whose] of paying) {
-      const thread = this.threads.require(userId, id);
+      const thread = await this.threads.require(userId, id);
       const used = thread.usage.input_tokens + thread.usage.output_tokens;
       if (used >= threadTokens) {
         return `${whose} has used ${used} tokens, its budget is ${threadTokens} (AGENT_THREAD_TOKENS); start a new conversation.`;
       }
     }
-    const today = this.threads.usedToday(userId);
+    const today = await this.threads.usedToday(userId);
     if (today >= dailyTokens) {
       return `You have used ${today} tokens today, the daily budget is ${dailyTokens} (AGENT_DAILY_TOKENS); try again tomorrow.`;
     }

@@ -29,9 +29,9 @@ export function contentDisposition(kind: "inline" | "attachment", name: string):
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-export function serveAsset(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
+export async function serveAsset(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const id = url.pathname.match(ASSET_PATH)?.[1] as string;
-  const caller = identify(app, req, API_CALLERS);
+  const caller = await identify(app, req, API_CALLERS);
   if (!caller) {
     refuse(
       res,
@@ -42,7 +42,7 @@ export function serveAsset(app: AppServices, req: IncomingMessage, res: ServerRe
     return;
   }
   const assets = new AssetStore(app.store);
-  const row = assets.find(caller.user, id);
+  const row = await assets.find(caller.user, id);
   const file = row ? assets.fileOf(row) : undefined;
   if (!row || !file) {
     sendError(res, 404, "capability_failed", "There is no asset at this address.");

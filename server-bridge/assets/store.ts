@@ -84,7 +84,7 @@ export class AssetStore {
     return join(this.#root, sha256.slice(0, 2), sha256);
   }
 
-  insert(userId: string, asset: NewAsset): AssetRow {
+  async insert(userId: string, asset: NewAsset): Promise<AssetRow> {
     const size = asset.bytes.byteLength;
     if (size > this.limits.maxBytes) {
       throw failed(
@@ -116,9 +116,9 @@ export class AssetStore {
       created_at: Date.now(),
     };
     try {
-      return this.store.tx(() => {
+      return await this.store.tx(async () => {
         const used = (
-          this.store.sql("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId) as {
+          (await this.store.sql("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId)) as {
             n: number;
           }
         ).n;
@@ -134,7 +134,7 @@ export class AssetStore {
         } catch (err) {
           throw storageFailed("could not write the asset's content", err);
         }
-        this.store
+        await this.store
           .sql(
             `INSERT INTO assets (id, user_id, name, content_type, kind, size, sha256, width, height, created_at)
              VALUES (@id, @user_id, @name, @content_type, @kind, @size, @sha256, @width, @height, @created_at)`,
@@ -147,12 +147,14 @@ export class AssetStore {
     }
   }
 
-  find(userId: string, id: string): AssetRow | undefined {
-    return this.store.sql("SELECT * FROM assets WHERE id = ? AND user_id = ?").get(id, userId) as AssetRow | undefined;
+  async find(userId: string, id: string): Promise<AssetRow | undefined> {
+    return (await this.store.sql("SELECT * FROM assets WHERE id = ? AND user_id = ?").get(id, userId)) as
+      | AssetRow
+      | undefined;
   }
 
-  require(userId: string, id: string): AssetRow {
-    const row = this.find(userId, id);
+  async require(userId: string, id: string): Promise<AssetRow> {
+    const row = await this.find(userId, id);
     if (!row) throw notFound("asset", id, "Call assets.list() for the ids of saved assets.");
     return row;
   }
@@ -173,22 +175,24 @@ export class AssetStore {
     }
   }
 
-  list(userId: string, filter: { limit: number; offset: number; content_type?: string; query?: string }) {
-    const where = `user_id = ? AND (? IS NULL OR content_type LIKE ? ESCAPE '\\') AND (? IS NULL OR instr(lower(name), lower(?)) > 0)`;
+  async list(userId: string, filter: { limit: number; offset: number; content_type?: string; query?: string }) {
+    const where = `user_id = ? AND (CAST(? AS TEXT) IS NULL OR content_type LIKE ? ESCAPE '\\') AND (CAST(? AS TEXT) IS NULL OR instr(lower(name), lower(?)) > 0)`;
     const prefix = filter.content_type === undefined ? null : `${filter.content_type.replace(/[\\%_]/g, "\\$&")}%`;
     const params = [userId, prefix, prefix, filter.query ?? null, filter.query ?? null];
-    const rows = this.store
+    const rows = (await this.store
       .sql(`SELECT * FROM assets WHERE ${where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(...params, filter.limit, filter.offset) as AssetRow[];
-    const count = (this.store.sql(`SELECT count(*) AS n FROM assets WHERE ${where}`).get(...params) as { n: number }).n;
+      .all(...params, filter.limit, filter.offset)) as AssetRow[];
+    const count = (
+      (await this.store.sql(`SELECT count(*) AS n FROM assets WHERE ${where}`).get(...params)) as { n: number }
+    ).n;
     return { assets: rows.map(assetView), count };
   }
 
-  delete(userId: string, id: string): void {
-    this.store.tx(() => {
-      const row = this.require(userId, id);
-      this.store.sql("DELETE FROM assets WHERE id = ?").run(id);
-      const others = this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(row.sha256);
+  async delete(userId: string, id: string): Promise<void> {
+    await this.store.tx(async () => {
+      const row = await this.require(userId, id);
+      await this.store.sql("DELETE FROM assets WHERE id = ?").run(id);
+      const others = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(row.sha256);
       if (!others) rmSync(this.#path(row.sha256), { force: true });
     });
   }

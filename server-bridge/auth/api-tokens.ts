@@ -21,7 +21,7 @@ export interface ApiTokenInfo {
 export class ApiTokens {
   constructor(private readonly store: Store) {}
 
-  add(userId: string, name: string): { name: string; token: string } {
+  async add(userId: string, name: string): Promise<{ name: string; token: string }> {
     if (!NAME.test(name)) {
       throw new CodedError({
         code: "invalid_call",
@@ -29,31 +29,34 @@ export class ApiTokens {
       });
     }
     const token = newToken(API_TOKEN_PREFIX);
-    const taken = this.store.sql("SELECT 1 FROM api_tokens WHERE user_id = ? AND name = ?").get(userId, name);
+    const taken = await this.store.sql("SELECT 1 FROM api_tokens WHERE user_id = ? AND name = ?").get(userId, name);
     if (taken) {
       throw new CodedError({
         code: "invalid_call",
         message: `There is already an API token named "${name}"; revoke it first or choose another name.`,
       });
     }
-    this.store
+    await this.store
       .sql("INSERT INTO api_tokens (token_hash, user_id, scope, name, created_at) VALUES (?, ?, 'api', ?, ?)")
       .run(hashToken(token), userId, name, Date.now());
     return { name, token };
   }
 
-  list(userId: string): ApiTokenInfo[] {
-    const rows = this.store
+  async list(userId: string): Promise<ApiTokenInfo[]> {
+    const rows = (await this.store
       .sql("SELECT name, created_at FROM api_tokens WHERE user_id = ? AND scope = 'api' ORDER BY created_at, name")
-      .all(userId) as { name: string; created_at: number }[];
+      .all(userId)) as { name: string; created_at: number }[];
     return rows.map((row) => ({ name: row.name, created_at: new Date(row.created_at).toISOString() }));
   }
 
   /** True when a token of that name existed (and is now gone). */
-  revoke(userId: string, name: string): boolean {
+  async revoke(userId: string, name: string): Promise<boolean> {
     return (
-      this.store.sql("DELETE FROM api_tokens WHERE user_id = ? AND scope = 'api' AND name = ?").run(userId, name)
-        .changes > 0
+      (
+        await this.store
+          .sql("DELETE FROM api_tokens WHERE user_id = ? AND scope = 'api' AND name = ?")
+          .run(userId, name)
+      ).changes > 0
     );
   }
 }

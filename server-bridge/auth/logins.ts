@@ -14,8 +14,8 @@ export class Logins {
   constructor(private readonly store: Store) {}
 
   /** Signs a browser out: the login stops working at once, and listeners close what it holds open. */
-  end(loginId: string): void {
-    this.store.sql("DELETE FROM logins WHERE id = ?").run(loginId);
+  async end(loginId: string): Promise<void> {
+    await this.store.sql("DELETE FROM logins WHERE id = ?").run(loginId);
     for (const listener of this.#ended) listener(loginId);
   }
 
@@ -25,17 +25,17 @@ export class Logins {
     return () => this.#ended.delete(listener);
   }
 
-  create(userId: string): string {
+  async create(userId: string): Promise<string> {
     const id = randomBytes(32).toString("base64url");
     const at = Date.now();
-    this.store
+    await this.store
       .sql("INSERT INTO logins (id, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
       .run(id, userId, at, at + LOGIN_TTL_MS);
     return id;
   }
 
-  userOf(loginId: string): string | undefined {
-    const row = this.store.sql("SELECT user_id, expires_at FROM logins WHERE id = ?").get(loginId) as
+  async userOf(loginId: string): Promise<string | undefined> {
+    const row = (await this.store.sql("SELECT user_id, expires_at FROM logins WHERE id = ?").get(loginId)) as
       | { user_id: string; expires_at: number }
       | undefined;
     return row && row.expires_at > Date.now() ? row.user_id : undefined;

@@ -38,19 +38,19 @@ export interface Credentials {
   adminToken: string;
   mcpToken: string;
   /** Whose token this is and in which scope, or undefined for a token nobody holds. */
-  identify(token: string): { user: string; scope: Scope } | undefined;
+  identify(token: string): Promise<{ user: string; scope: Scope } | undefined>;
   /** Adds a user with their own admin and MCP tokens (each returned once here, stored hashed). */
-  addUser(name: string): { userId: string; token: string; mcpToken: string };
+  addUser(name: string): Promise<{ userId: string; token: string; mcpToken: string }>;
 }
 
-export function loadCredentials(
+export async function loadCredentials(
   store: Store,
   env: { AUTH_TOKEN?: string | undefined; MCP_TOKEN?: string | undefined },
-): Credentials {
+): Promise<Credentials> {
   const adminToken = fileToken(store.dataDir, "token", env.AUTH_TOKEN);
   const mcpToken = fileToken(store.dataDir, "mcp-token", env.MCP_TOKEN);
-  store
-    .sql("INSERT OR IGNORE INTO users (id, name, created_at) VALUES (?, ?, ?)")
+  await store
+    .sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
     .run(LOCAL_USER, "Local user", Date.now());
   const local: [Scope, Buffer][] = [
     ["admin", Buffer.from(hashToken(adminToken), "hex")],
@@ -60,7 +60,7 @@ export function loadCredentials(
   return {
     adminToken,
     mcpToken,
-    identify(token) {
+    async identify(token) {
       if (!token || token.length > 512) return undefined;
       const hash = Buffer.from(hashToken(token), "hex");
       let found: Scope | undefined;
@@ -68,20 +68,20 @@ export function loadCredentials(
       for (const [scope, expected] of local) if (timingSafeEqual(hash, expected)) found = scope;
       if (found) return { user: LOCAL_USER, scope: found };
       // Lookup by hash: the secret itself is never compared byte by byte.
-      const row = store.sql("SELECT user_id, scope FROM api_tokens WHERE token_hash = ?").get(hash.toString("hex")) as
-        | { user_id: string; scope: Scope }
-        | undefined;
+      const row = (await store
+        .sql("SELECT user_id, scope FROM api_tokens WHERE token_hash = ?")
+        .get(hash.toString("hex"))) as { user_id: string; scope: Scope } | undefined;
       return row ? { user: row.user_id, scope: row.scope } : undefined;
     },
-    addUser(name) {
+    async addUser(name) {
       const userId = `user_${randomBytes(6).toString("hex")}`;
       const token = newToken();
       const userMcpToken = newToken();
-      store.tx(() => {
+      await store.tx(async () => {
         const at = Date.now();
-        store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, at);
-        insert.run(hashToken(token), userId, "admin", at);
-        insert.run(hashToken(userMcpToken), userId, "mcp", at);
+        await store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, at);
+        await insert.run(hashToken(token), userId, "admin", at);
+        await insert.run(hashToken(userMcpToken), userId, "mcp", at);
       });
       return { userId, token, mcpToken: userMcpToken };
     },

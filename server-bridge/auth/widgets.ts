@@ -113,7 +113,7 @@ export class Widgets {
   }
 
   /** Registers a widget; the mint key is in the answer only. */
-  add(ownerId: string, input: AddWidget): { widget: WidgetInfo; mintKey: string } {
+  async add(ownerId: string, input: AddWidget): Promise<{ widget: WidgetInfo; mintKey: string }> {
     const origins = parseOrigins(input.origins);
     const modules = parseModules(input.modules);
     const maxMode = parseMode(input.maxMode ?? WIDGET_DEFAULTS.maxMode);
@@ -122,14 +122,16 @@ export class Widgets {
     const id = `wgt_${randomBytes(9).toString("base64url")}`;
     const mintKey = newToken(MINT_KEY_PREFIX);
     const at = Date.now();
-    this.store.tx(() => {
+    await this.store.tx(async () => {
       let userId = ownerId;
       if (!input.actAsOwner) {
         // The default: a user of its own, so its visitors never see the owner's workflows, assets or memories.
         userId = `wuser_${randomBytes(6).toString("hex")}`;
-        this.store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, `widget ${id}`, at);
+        await this.store
+          .sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)")
+          .run(userId, `widget ${id}`, at);
       }
-      this.store
+      await this.store
         .sql(
           `INSERT INTO widgets (id, owner_id, user_id, origins, modules, max_mode, max_actions, calls_per_minute, mint_key_hash, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -147,42 +149,44 @@ export class Widgets {
           at,
         );
     });
-    return { widget: this.#info(id) as WidgetInfo, mintKey };
+    return { widget: (await this.#info(id)) as WidgetInfo, mintKey };
   }
 
-  #info(id: string): WidgetInfo | undefined {
-    const row = this.store.sql(`SELECT ${WIDGET_COLUMNS} FROM widgets w WHERE w.id = ?`).get(id) as
+  async #info(id: string): Promise<WidgetInfo | undefined> {
+    const row = (await this.store.sql(`SELECT ${WIDGET_COLUMNS} FROM widgets w WHERE w.id = ?`).get(id)) as
       | WidgetRow
       | undefined;
     return row ? infoOf(row) : undefined;
   }
 
-  list(ownerId: string): WidgetInfo[] {
-    const rows = this.store
+  async list(ownerId: string): Promise<WidgetInfo[]> {
+    const rows = (await this.store
       .sql(`SELECT ${WIDGET_COLUMNS} FROM widgets w WHERE w.owner_id = ? ORDER BY w.created_at, w.id`)
-      .all(ownerId) as WidgetRow[];
+      .all(ownerId)) as WidgetRow[];
     return rows.map(infoOf);
   }
 
   /** The policy of a widget that is not revoked (what `/embed?w=` serves and every credential acts under). */
-  live(id: string): WidgetPolicy | undefined {
-    const row = this.store
+  async live(id: string): Promise<WidgetPolicy | undefined> {
+    const row = (await this.store
       .sql(`SELECT ${WIDGET_COLUMNS} FROM widgets w WHERE w.id = ? AND w.revoked_at IS NULL`)
-      .get(id) as WidgetRow | undefined;
+      .get(id)) as WidgetRow | undefined;
     return row ? policyOf(row) : undefined;
   }
 
   /** Revokes one of the owner's widgets: its mint key, tokens and credentials stop working at once. */
-  revoke(ownerId: string, id: string): boolean {
-    const revoked = this.store.tx(() => {
-      const changed = this.store
-        .sql(
-          "UPDATE widgets SET revoked_at = ?, mint_key_hash = NULL WHERE id = ? AND owner_id = ? AND revoked_at IS NULL",
-        )
-        .run(Date.now(), id, ownerId).changes;
+  async revoke(ownerId: string, id: string): Promise<boolean> {
+    const revoked = await this.store.tx(async () => {
+      const changed = (
+        await this.store
+          .sql(
+            "UPDATE widgets SET revoked_at = ?, mint_key_hash = NULL WHERE id = ? AND owner_id = ? AND revoked_at IS NULL",
+          )
+          .run(Date.now(), id, ownerId)
+      ).changes;
       if (changed === 0) return false;
-      this.store.sql("DELETE FROM widget_tokens WHERE widget_id = ?").run(id);
-      this.store.sql("DELETE FROM widget_credentials WHERE widget_id = ?").run(id);
+      await this.store.sql("DELETE FROM widget_tokens WHERE widget_id = ?").run(id);
+      await this.store.sql("DELETE FROM widget_credentials WHERE widget_id = ?").run(id);
       return true;
     });
     if (revoked) this.announceRevoked(id);
@@ -190,24 +194,24 @@ export class Widgets {
   }
 
   /** `POST /embed/token`: a single-use token for one visitor, minted with the widget's mint key. */
-  mint(
+  async mint(
     mintKey: string,
     ttlMs: number = TOKEN_TTL_MS.default,
-  ): { token: string; widget_id: string; expires_at: string } {
+  ): Promise<{ token: string; widget_id: string; expires_at: string }> {
     const row =
       mintKey.startsWith(MINT_KEY_PREFIX) && mintKey.length < 200
-        ? (this.store
+        ? ((await this.store
             .sql("SELECT id FROM widgets WHERE mint_key_hash = ? AND revoked_at IS NULL")
-            .get(hashToken(mintKey)) as { id: string } | undefined)
+            .get(hashToken(mintKey))) as { id: string } | undefined)
         : undefined;
     if (!row) throw unauthorized("That mint key is not valid: it was never issued here, or its widget was revoked.");
     const ttl = Math.min(TOKEN_TTL_MS.max, Math.max(TOKEN_TTL_MS.min, ttlMs));
     const token = newToken(WIDGET_TOKEN_PREFIX);
     const at = Date.now();
-    this.store.tx(() => {
-      this.store.sql("DELETE FROM widget_tokens WHERE expires_at < ?").run(at - KEEP_SPENT_MS);
-      this.store.sql("DELETE FROM widget_credentials WHERE expires_at < ?").run(at);
-      this.store
+    await this.store.tx(async () => {
+      await this.store.sql("DELETE FROM widget_tokens WHERE expires_at < ?").run(at - KEEP_SPENT_MS);
+      await this.store.sql("DELETE FROM widget_credentials WHERE expires_at < ?").run(at);
+      await this.store
         .sql("INSERT INTO widget_tokens (token_hash, widget_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
         .run(hashToken(token), row.id, at, at + ttl);
     });
@@ -218,18 +222,18 @@ export class Widgets {
    * `POST /embed/session`: the iframe of widget `widgetId` trades a token, once, for a credential. A
    * spent, expired, unknown or foreign token is refused, and the message says which and what to do.
    */
-  exchange(
+  async exchange(
     widgetId: string,
     token: string,
-  ): { credential: string; credential_id: string; expires_at: string; widget: WidgetPolicy } {
+  ): Promise<{ credential: string; credential_id: string; expires_at: string; widget: WidgetPolicy }> {
     const at = Date.now();
     const credential = newToken(CREDENTIAL_PREFIX);
     const credentialId = `wcr_${randomBytes(9).toString("base64url")}`;
-    const widget = this.store.tx(() => {
-      const row = this.store
+    const widget = await this.store.tx(async () => {
+      const row = (await this.store
         .sql("SELECT widget_id, expires_at, exchanged_at FROM widget_tokens WHERE token_hash = ?")
-        .get(hashToken(token)) as { widget_id: string; expires_at: number; exchanged_at: number | null } | undefined;
-      const policy = row ? this.live(row.widget_id) : undefined;
+        .get(hashToken(token))) as { widget_id: string; expires_at: number; exchanged_at: number | null } | undefined;
+      const policy = row ? await this.live(row.widget_id) : undefined;
       if (!row || !policy) {
         throw unauthorized(
           "This widget token is not valid: it was never minted here, or its widget was revoked. The host page must mint a new one.",
@@ -246,10 +250,10 @@ export class Widgets {
           `This widget token expired at ${new Date(row.expires_at).toISOString()} (tokens live a few minutes). Reload the host page to get a new one.`,
         );
       }
-      this.store
+      await this.store
         .sql("UPDATE widget_tokens SET exchanged_at = ? WHERE token_hash = ? AND exchanged_at IS NULL")
         .run(at, hashToken(token));
-      this.store
+      await this.store
         .sql(
           "INSERT INTO widget_credentials (id, credential_hash, widget_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
         )
@@ -265,15 +269,17 @@ export class Widgets {
   }
 
   /** The widget and credential id a credential authenticates, or undefined (unknown, expired, revoked). */
-  identify(credential: string): { widget: WidgetPolicy; credentialId: string; expiresAt: number } | undefined {
+  async identify(
+    credential: string,
+  ): Promise<{ widget: WidgetPolicy; credentialId: string; expiresAt: number } | undefined> {
     if (!credential.startsWith(CREDENTIAL_PREFIX) || credential.length > 200) return undefined;
-    const row = this.store
+    const row = (await this.store
       .sql(
         `SELECT c.id AS credential_id, c.expires_at AS credential_expires, ${WIDGET_COLUMNS}
          FROM widget_credentials c JOIN widgets w ON w.id = c.widget_id
          WHERE c.credential_hash = ? AND c.expires_at > ? AND w.revoked_at IS NULL`,
       )
-      .get(hashToken(credential), Date.now()) as
+      .get(hashToken(credential), Date.now())) as
       | (WidgetRow & { credential_id: string; credential_expires: number })
       | undefined;
     return row
@@ -282,20 +288,20 @@ export class Widgets {
   }
 
   /** Of these credential ids, the ones that still authenticate (the rest were revoked or expired). */
-  stillValid(credentialIds: readonly string[]): Set<string> {
+  async stillValid(credentialIds: readonly string[]): Promise<Set<string>> {
     if (credentialIds.length === 0) return new Set();
-    const rows = this.store
+    const rows = (await this.store
       .sql("SELECT id FROM widget_credentials WHERE id IN (SELECT value FROM json_each(?)) AND expires_at > ?")
-      .all(JSON.stringify(credentialIds), Date.now()) as { id: string }[];
+      .all(JSON.stringify(credentialIds), Date.now())) as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }
 
   /** Of these widget ids, the ones that were revoked. */
-  revokedAmong(widgetIds: readonly string[]): Set<string> {
+  async revokedAmong(widgetIds: readonly string[]): Promise<Set<string>> {
     if (widgetIds.length === 0) return new Set();
-    const rows = this.store
+    const rows = (await this.store
       .sql("SELECT id FROM widgets WHERE id IN (SELECT value FROM json_each(?)) AND revoked_at IS NOT NULL")
-      .all(JSON.stringify(widgetIds)) as { id: string }[];
+      .all(JSON.stringify(widgetIds))) as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }
 
@@ -303,13 +309,13 @@ export class Widgets {
    * The widget a session, a run or an approval belongs to: `null` for one of no widget, undefined for
    * an id that does not exist. What a widget credential may touch is decided by this.
    */
-  ownerOf(kind: "sessionId" | "runId" | "approvalId", id: string): string | null | undefined {
+  async ownerOf(kind: "sessionId" | "runId" | "approvalId", id: string): Promise<string | null | undefined> {
     const query = {
       sessionId: "SELECT widget_id FROM sessions WHERE id = ?",
       runId: "SELECT s.widget_id FROM runs r JOIN sessions s ON s.id = r.session_id WHERE r.id = ?",
       approvalId: "SELECT s.widget_id FROM approvals a JOIN sessions s ON s.id = a.session_id WHERE a.id = ?",
     }[kind];
-    const row = this.store.sql(query).get(id) as { widget_id: string | null } | undefined;
+    const row = (await this.store.sql(query).get(id)) as { widget_id: string | null } | undefined;
     return row ? row.widget_id : undefined;
   }
 }

@@ -81,7 +81,7 @@ export default [
 
   implement(getAsset, async (run, args) => {
     const assets = assetsOf(run);
-    const row = assets.require(run.context.user_id, args.asset_id);
+    const row = await assets.require(run.context.user_id, args.asset_id);
     const view = assetView(row);
     if (row.kind !== "text" && !args.include_bytes) return view;
     const bytes = assets.read(row);
@@ -97,11 +97,11 @@ export default [
   implement(saveAsset, async (run, args) => {
     const limits = run.services.assets ?? DEFAULT_ASSET_LIMITS;
     const prepared = await prepareAsset(args.name, args.content, args.content_type, limits.maxBytes);
-    return assetView(assetsOf(run).insert(run.context.user_id, prepared));
+    return assetView(await assetsOf(run).insert(run.context.user_id, prepared));
   }),
 
   implement(deleteAsset, async (run, args) => {
-    assetsOf(run).delete(run.context.user_id, args.asset_id);
+    await assetsOf(run).delete(run.context.user_id, args.asset_id);
     return { deleted: args.asset_id };
   }),
 ];

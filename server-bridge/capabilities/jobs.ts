@@ -5,7 +5,7 @@ import { implement } from "./define.ts";
 
 export default [
   implement(listJobs, async (run, args) => {
-    const jobs = engineOf(run).list(run.context.user_id, args);
+    const jobs = await engineOf(run).list(run.context.user_id, args);
     return { jobs, count: jobs.length };
   }),
   implement(getJob, async (run, args) =>

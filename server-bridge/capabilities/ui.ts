@@ -47,12 +47,12 @@ async function onStored<T>(run: ServerRun, op: DocumentOp, args: Record<string, 
   }
   const workflows = workflowsOf(run);
   for (let attempt = 1; ; attempt++) {
-    const current = workflows.require(run.context.user_id, workflowId);
+    const current = await workflows.require(run.context.user_id, workflowId);
     const result = applyOp(current.graph, op, args);
     if (!result.ok) throw failed(result.message);
     if (result.graph === current.graph) return result.value as T;
     try {
-      const saved = workflows.update(run.context.user_id, {
+      const saved = await workflows.update(run.context.user_id, {
         workflow_id: workflowId,
         graph: result.graph,
         expected_version: current.version,

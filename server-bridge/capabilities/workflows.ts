@@ -18,27 +18,27 @@ import { workflowsOf } from "./workflow-store.ts";
 
 export default [
   implement(listWorkflows, async (run, args) => {
-    const items = workflowsOf(run).list(run.context.user_id, args);
+    const items = await workflowsOf(run).list(run.context.user_id, args);
     return { workflows: items, count: items.length };
   }),
   implement(getWorkflow, async (run, args) => workflowsOf(run).require(run.context.user_id, args.workflow_id)),
   implement(createWorkflow, async (run, args) => workflowsOf(run).create(run.context.user_id, args)),
   implement(updateWorkflow, async (run, args) => workflowsOf(run).update(run.context.user_id, args)),
   implement(deleteWorkflow, async (run, args) => {
-    workflowsOf(run).delete(run.context.user_id, args.workflow_id);
+    await workflowsOf(run).delete(run.context.user_id, args.workflow_id);
     return { deleted: args.workflow_id };
   }),
   implement(validateWorkflow, async (run, args) => {
-    const graph = args.graph ?? workflowsOf(run).require(run.context.user_id, args.workflow_id ?? "").graph;
+    const graph = args.graph ?? (await workflowsOf(run).require(run.context.user_id, args.workflow_id ?? "")).graph;
     return validateGraph(graph);
   }),
   implement(exportWorkflowDigraph, async (run, args) => {
-    const workflow = workflowsOf(run).require(run.context.user_id, args.workflow_id);
+    const workflow = await workflowsOf(run).require(run.context.user_id, args.workflow_id);
     return { dot: toDigraph(workflow.name, workflow.graph) };
   }),
   implement(runWorkflow, (run, args) => runWorkflowJob(run, args)),
   implement(startWorkflow, async (run, args) => {
-    const job = startWorkflowJob(run, args);
+    const job = await startWorkflowJob(run, args);
     return { job_id: job.job_id, status: job.status, progress: job.progress };
   }),
 ];

@@ -21,13 +21,13 @@ interface Io {
 
 type Services = Pick<AppServices, "store" | "credentials">;
 
-export function userCommand(argv: readonly string[], app: Services, io: Io): number {
+export async function userCommand(argv: readonly string[], app: Services, io: Io): Promise<number> {
   const [verb, name, ...rest] = argv;
   if (verb !== "add" || !name || rest.length > 0) {
     io.stderr.write(`${USER_USAGE}\n`);
     return 2;
   }
-  const added = app.credentials.addUser(name);
+  const added = await app.credentials.addUser(name);
   io.stdout.write(`${JSON.stringify(added)}\n`);
   io.stderr.write(
     "Shown once: keep both tokens now (the store holds only their hashes). token is the admin token, mcpToken opens /mcp.\n",
@@ -54,7 +54,7 @@ function parse(argv: readonly string[]): { words: string[]; options: Map<string,
   return { words, options };
 }
 
-export function tokenCommand(argv: readonly string[], app: Services, io: Io): number {
+export async function tokenCommand(argv: readonly string[], app: Services, io: Io): Promise<number> {
   const parsed = parse(argv);
   const usage = () => {
     io.stderr.write(`${TOKEN_USAGE}\n`);
@@ -63,7 +63,7 @@ export function tokenCommand(argv: readonly string[], app: Services, io: Io): nu
   if (!parsed) return usage();
   const [verb, ...words] = parsed.words;
   const userId = parsed.options.get("user") ?? LOCAL_USER;
-  if (!app.store.sql("SELECT 1 FROM users WHERE id = ?").get(userId)) {
+  if (!(await app.store.sql("SELECT 1 FROM users WHERE id = ?").get(userId))) {
     io.stderr.write(`There is no user "${userId}".\n`);
     return 1;
   }
@@ -73,7 +73,7 @@ export function tokenCommand(argv: readonly string[], app: Services, io: Io): nu
       case "add": {
         const name = parsed.options.get("name");
         if (!name || words.length > 0) return usage();
-        io.stdout.write(`${JSON.stringify(tokens.add(userId, name))}\n`);
+        io.stdout.write(`${JSON.stringify(await tokens.add(userId, name))}\n`);
         io.stderr.write(
           "Shown once: keep it now. It opens the API (Authorization: Bearer <token>) and cannot sign a browser in.\n",
         );
@@ -81,12 +81,12 @@ export function tokenCommand(argv: readonly string[], app: Services, io: Io): nu
       }
       case "list":
         if (words.length > 0 || parsed.options.has("name")) return usage();
-        io.stdout.write(`${JSON.stringify({ tokens: tokens.list(userId) })}\n`);
+        io.stdout.write(`${JSON.stringify({ tokens: await tokens.list(userId) })}\n`);
         return 0;
       case "revoke": {
         const [name, ...extra] = words;
         if (!name || extra.length > 0 || parsed.options.has("name")) return usage();
-        if (!tokens.revoke(userId, name)) {
+        if (!(await tokens.revoke(userId, name))) {
           io.stderr.write(`There is no API token named "${name}"; \`token list\` shows them.\n`);
           return 1;
         }

@@ -97,9 +97,9 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     return 1;
   }
   const thread = args.thread
-    ? app.agent.threads.require(LOCAL_USER, args.thread)
-    : app.agent.threads.create(LOCAL_USER);
-  const history = app.agent.threads.messages(LOCAL_USER, thread.id).map((m) => m.message);
+    ? await app.agent.threads.require(LOCAL_USER, args.thread)
+    : await app.agent.threads.create(LOCAL_USER);
+  const history = (await app.agent.threads.messages(LOCAL_USER, thread.id)).map((m) => m.message);
   const library = defaultLibrary();
   const signal = deps.signal ?? new AbortController().signal;
   const outcome = await runAgent({
@@ -109,7 +109,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stepCap: args.steps ?? app.config.agent.stepCap,
     signal,
     async execute(code) {
-      const local = openLocalRun(app, { mode: args.mode, approver: deps.approver, threadId: thread.id });
+      const local = await openLocalRun(app, { mode: args.mode, approver: deps.approver, threadId: thread.id });
       try {
         const { observation } = await runSandboxedAction(deps.sandbox, {
           action: code,
@@ -123,7 +123,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
       } catch {
         return { observation: failedObservation("run_ended", "The sandbox stopped before the action finished.", 0) };
       } finally {
-        local.end();
+        await local.end();
       }
     },
     async viewImage(input) {
@@ -139,7 +139,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     onEvent: (event) => print(event, stdout, stderr),
   });
   const trailing = trailingResults(outcome.added);
-  if (trailing.length > 0) app.agent.threads.append(thread.id, await resolveImages(app, LOCAL_USER, trailing));
+  if (trailing.length > 0) await app.agent.threads.append(thread.id, await resolveImages(app, LOCAL_USER, trailing));
   stdout.write(outcome.status === "final" ? `\n${outcome.answer.trim()}\n` : `\n${outcome.answer}\n`);
   stderr.write(
     `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}\n`,

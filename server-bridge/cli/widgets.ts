@@ -56,7 +56,11 @@ function number(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
 
-export function widgetCommand(argv: readonly string[], app: Pick<AppServices, "store" | "widgets">, io: Io): number {
+export async function widgetCommand(
+  argv: readonly string[],
+  app: Pick<AppServices, "store" | "widgets">,
+  io: Io,
+): Promise<number> {
   const parsed = parse(argv);
   const usage = () => {
     io.stderr.write(`${WIDGET_USAGE}\n`);
@@ -66,7 +70,7 @@ export function widgetCommand(argv: readonly string[], app: Pick<AppServices, "s
   const [verb, ...words] = parsed.words;
   const one = (flag: string) => parsed.options.get(flag)?.at(-1);
   const owner = one("user") ?? LOCAL_USER;
-  if (!app.store.sql("SELECT 1 FROM users WHERE id = ?").get(owner)) {
+  if (!(await app.store.sql("SELECT 1 FROM users WHERE id = ?").get(owner))) {
     io.stderr.write(`There is no user "${owner}".\n`);
     return 1;
   }
@@ -79,7 +83,7 @@ export function widgetCommand(argv: readonly string[], app: Pick<AppServices, "s
           ?.split(",")
           .map((m) => m.trim())
           .filter(Boolean);
-        const { widget, mintKey } = app.widgets.add(owner, {
+        const { widget, mintKey } = await app.widgets.add(owner, {
           origins,
           modules,
           maxMode: one("max-mode"),
@@ -95,12 +99,12 @@ export function widgetCommand(argv: readonly string[], app: Pick<AppServices, "s
       }
       case "list":
         if (words.length > 0) return usage();
-        io.stdout.write(`${JSON.stringify({ widgets: app.widgets.list(owner) })}\n`);
+        io.stdout.write(`${JSON.stringify({ widgets: await app.widgets.list(owner) })}\n`);
         return 0;
       case "revoke": {
         const [id, ...extra] = words;
         if (!id || extra.length > 0) return usage();
-        if (!app.widgets.revoke(owner, id)) {
+        if (!(await app.widgets.revoke(owner, id))) {
           io.stderr.write(`There is no live widget "${id}" of yours; \`widget list\` shows them.\n`);
           return 1;
         }

@@ -116,14 +116,14 @@ export function jobView(row: JobRow, detail: { nodes: boolean; nodeOutputs: bool
 export const JOB_COLUMNS =
   "id, user_id, session_id, started_by, run_id, workflow_id, status, inputs, outputs, nodes, error, done, total, cancel_requested, created_at, started_at, ended_at, lease_owner, lease_expires";
 
-export function readJob(store: Store, userId: string, jobId: string): JobRow | undefined {
-  const row = store.sql(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId) as JobRow | undefined;
+export async function readJob(store: Store, userId: string, jobId: string): Promise<JobRow | undefined> {
+  const row = (await store.sql(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`).get(jobId)) as JobRow | undefined;
   return row && row.user_id === userId ? row : undefined;
 }
 
 /** A job's status, when it is this user's. */
-export function jobStatus(store: Store, userId: string, jobId: string): JobStatus | undefined {
-  const row = store.sql("SELECT status, user_id FROM jobs WHERE id = ?").get(jobId) as
+export async function jobStatus(store: Store, userId: string, jobId: string): Promise<JobStatus | undefined> {
+  const row = (await store.sql("SELECT status, user_id FROM jobs WHERE id = ?").get(jobId)) as
     | { status: JobStatus; user_id: string }
     | undefined;
   return row && row.user_id === userId ? row.status : undefined;
@@ -136,7 +136,7 @@ export const MAX_LISTED_OUTPUT_CHARS = 4 * 1024;
  * The user's jobs, newest first, each with its workflow's current name. `outputs`: keep each job's
  * outputs (the page's jobs list), cut to `{$truncated, chars}` past MAX_LISTED_OUTPUT_CHARS.
  */
-export function listJobs(
+export async function listJobs(
   store: Store,
   userId: string,
   opts: {
@@ -145,11 +145,11 @@ export function listJobs(
     workflow_id?: string | undefined;
     outputs?: boolean | undefined;
   },
-): JobView[] {
-  const rows = store
+): Promise<JobView[]> {
+  const rows = (await store
     .sql(
       `SELECT ${JOB_COLUMNS}, (SELECT w.name FROM workflows w WHERE w.id = jobs.workflow_id AND w.user_id = jobs.user_id) AS workflow_name
-       FROM jobs WHERE user_id = ? AND (? IS NULL OR status = ?) AND (? IS NULL OR workflow_id = ?)
+       FROM jobs WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR status = ?) AND (CAST(? AS TEXT) IS NULL OR workflow_id = ?)
        ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     )
     .all(
@@ -159,7 +159,7 @@ export function listJobs(
       opts.workflow_id ?? null,
       opts.workflow_id ?? null,
       opts.limit,
-    ) as (JobRow & { workflow_name: string | null })[];
+    )) as (JobRow & { workflow_name: string | null })[];
   return rows.map((row) => {
     const { inputs: _inputs, outputs, ...summary } = jobView(row, { nodes: false, nodeOutputs: false });
     const listed: JobView = { ...summary, workflow_name: row.workflow_name } as JobView;
@@ -183,7 +183,7 @@ export function storedNodeJson(node: StoredNode): string {
 }
 
 /** A new job row, `queued`, leased by `owner` until `leaseExpires`. */
-export function insertJob(
+export async function insertJob(
   store: Store,
   job: {
     id: string;
@@ -199,8 +199,8 @@ export function insertJob(
     owner: string;
     leaseExpires: number;
   },
-): void {
-  store
+): Promise<void> {
+  await store
     .sql(
       `INSERT INTO jobs (id, user_id, session_id, started_by, run_id, workflow_id, status, graph, inputs, nodes, total, created_at, lease_owner, lease_expires)
        VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,

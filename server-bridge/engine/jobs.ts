@@ -43,8 +43,8 @@ export interface JobRunHost {
     userId: string,
     sessionId: string,
     options: { gate: Gate },
-  ): { id: string; run: ServerRun; controller: AbortController };
-  end(userId: string, runId: string, reason: "ended" | "cancelled" | "expired"): unknown;
+  ): Promise<{ id: string; run: ServerRun; controller: AbortController }>;
+  end(userId: string, runId: string, reason: "ended" | "cancelled" | "expired"): Promise<unknown>;
 }
 
 export interface JobEngineOptions {
@@ -80,6 +80,8 @@ export class JobEngine {
   readonly #live = new Map<string, LiveJob>();
   readonly #queue: LiveJob[] = [];
   readonly #waiters = new Waiters();
+  /** Row writes still in flight (a settling job's): shutdown waits for them before the store closes. */
+  readonly #writing = new Set<Promise<void>>();
   #running = 0;
   readonly #options: Required<Omit<JobEngineOptions, "code">>;
   /** Where code nodes run: the process's sandbox pool, per user (code-sandbox.ts). */
@@ -99,13 +101,14 @@ export class JobEngine {
   /** Shutdown: refuses further code nodes (jobs end with their runs; the pool's owner disposes it). Safe to call twice. */
   async dispose(): Promise<void> {
     this.code.close();
+    await Promise.all([...this.#writing]);
   }
 
   /** Validates and queues a job; answers at once with its view (status `queued` or `running`). */
-  start(
+  async start(
     from: ServerRun,
     input: { graph: Graph; workflowId?: string | undefined; inputs: Record<string, unknown>; actor?: Actor },
-  ): JobView {
+  ): Promise<JobView> {
     // What runs is what the row records (a copy through the stored form: host values, assets as
     // `AssetRef`, bytes as `Uint8Array`, data that looks like a marker kept as data).
     const graph = fromJsonText(toJsonText(input.graph)) as Graph;
@@ -120,7 +123,7 @@ export class JobEngine {
       });
     }
     const { user_id: userId, session_id: sessionId, run_id: startedBy } = from.context;
-    const jobRun = this.runs().start(userId, sessionId, { gate: from.gate });
+    const jobRun = await this.runs().start(userId, sessionId, { gate: from.gate });
     const id = newId("job");
     const at = Date.now();
     const plan = planned.plan;
@@ -140,8 +143,9 @@ export class JobEngine {
       dirty: new Set(),
       nodeJson: [],
       settled: false,
+      writes: Promise.resolve(),
     };
-    insertJob(this.store, {
+    await insertJob(this.store, {
       id,
       userId,
       sessionId,
@@ -161,9 +165,9 @@ export class JobEngine {
       "abort",
       () => {
         const reason = jobRun.controller.signal.reason;
-        if (reason === "cancelled") this.#abort(job, "cancelled", "The job's run was cancelled.");
+        if (reason === "cancelled") void this.#abort(job, "cancelled", "The job's run was cancelled.");
         else
-          this.#abort(
+          void this.#abort(
             job,
             "failed",
             reason === "expired"
@@ -179,35 +183,38 @@ export class JobEngine {
     return this.view(userId, id, { nodes: false, nodeOutputs: false });
   }
 
-  view(userId: string, jobId: string, detail: { nodes: boolean; nodeOutputs: boolean }): JobView {
+  async view(userId: string, jobId: string, detail: { nodes: boolean; nodeOutputs: boolean }): Promise<JobView> {
     const live = this.#live.get(jobId);
-    if (live && live.userId === userId && live.status === "running") writeProgress(this.store, live);
-    const row = readJob(this.store, userId, jobId);
+    if (live && live.userId === userId) {
+      if (live.status === "running") await this.#write(live, () => writeProgress(this.store, live));
+      else await live.writes;
+    }
+    const row = await readJob(this.store, userId, jobId);
     if (!row) throw notFound("job", jobId, NOT_FOUND_HINT);
     return jobView(row, detail);
   }
 
-  list(userId: string, opts: Parameters<typeof listJobs>[2]): JobView[] {
+  list(userId: string, opts: Parameters<typeof listJobs>[2]): Promise<JobView[]> {
     return listJobs(this.store, userId, opts);
   }
 
   /** Stops a job: at once when this process runs it, else by asking its owner through the row. */
-  cancel(userId: string, jobId: string): JobView {
+  async cancel(userId: string, jobId: string): Promise<JobView> {
     const live = this.#live.get(jobId);
     if (live && live.userId === userId) {
-      this.#abort(live, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
+      await this.#abort(live, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
       return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
     }
-    const row = readJob(this.store, userId, jobId);
+    const row = await readJob(this.store, userId, jobId);
     if (!row) throw notFound("job", jobId, NOT_FOUND_HINT);
     if (!isTerminal(row.status)) {
       if (row.lease_expires === null || row.lease_expires < Date.now()) {
-        settleRow(this.store, row, "cancelled", {
+        await settleRow(this.store, row, "cancelled", {
           code: "cancelled",
           message: "The job was cancelled; the process running it had already stopped.",
         });
       } else {
-        this.store.sql("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
+        await this.store.sql("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
       }
     }
     return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
@@ -217,7 +224,7 @@ export class JobEngine {
   async wait(userId: string, jobId: string, waitMs: number, signal: AbortSignal): Promise<JobView> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const status = jobStatus(this.store, userId, jobId);
+      const status = await jobStatus(this.store, userId, jobId);
       if (!status) throw notFound("job", jobId, NOT_FOUND_HINT);
       const left = deadline - Date.now();
       if (isTerminal(status) || left <= 0 || signal.aborted) {
@@ -236,10 +243,13 @@ export class JobEngine {
   #begin(job: LiveJob): void {
     this.#running++;
     job.status = "running";
-    job.startedAt = Date.now();
-    this.store
-      .sql("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
-      .run(job.startedAt, job.id);
+    const startedAt = Date.now();
+    job.startedAt = startedAt;
+    void this.#write(job, async () => {
+      await this.store
+        .sql("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
+        .run(startedAt, job.id);
+    });
     const total = job.plan.nodes.length;
     const progress = (nodeId: string, nodeStatus: "running" | "completed" | "failed") =>
       this.bus.publish(job.sessionId, {
@@ -271,27 +281,42 @@ export class JobEngine {
     job.records = execution.records;
     job.timer = setInterval(() => this.#tick(job), this.#options.flushMs);
     job.timer.unref?.();
-    execution.result.then((result) => this.#settle(job, result.status, result.error, result.outputs));
+    void execution.result.then((result) => this.#settle(job, result.status, result.error, result.outputs));
+  }
+
+  /**
+   * Queues one write of the job's row after the ones before it; a failed write (a closing store) is
+   * left to recovery, which settles the row once its lease lapses.
+   */
+  #write(job: LiveJob, step: () => Promise<void>): Promise<void> {
+    const written = job.writes.then(step).catch(() => {});
+    job.writes = written;
+    this.#writing.add(written);
+    void written.finally(() => this.#writing.delete(written));
+    return written;
   }
 
   /** While running: write progress, and stop if another process asked to cancel. */
   #tick(job: LiveJob): void {
-    if (job.settled || !this.store.db.open) return;
-    const row = this.store.sql("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id) as
-      | { cancel_requested: number }
-      | undefined;
-    if (row?.cancel_requested) {
-      this.#abort(job, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
-      return;
-    }
-    if (job.dirty.size > 0) writeProgress(this.store, job);
+    if (job.settled || !this.store.open) return;
+    void this.#write(job, async () => {
+      if (job.settled || !this.store.open) return;
+      const row = (await this.store.sql("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id)) as
+        | { cancel_requested: number }
+        | undefined;
+      if (row?.cancel_requested) {
+        void this.#abort(job, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
+        return;
+      }
+      if (job.dirty.size > 0 && !job.settled) await writeProgress(this.store, job);
+    });
   }
 
-  #abort(job: LiveJob, status: "cancelled" | "failed", message: string): void {
-    if (job.settled) return;
+  #abort(job: LiveJob, status: "cancelled" | "failed", message: string): Promise<void> {
+    if (job.settled) return job.writes;
     // The scheduler settles its records synchronously on abort; the job then settles with them.
     job.controller.abort(message);
-    this.#settle(job, status, { code: status === "cancelled" ? "cancelled" : "run_ended", message }, {});
+    return this.#settle(job, status, { code: status === "cancelled" ? "cancelled" : "run_ended", message }, {});
   }
 
   #settle(
@@ -299,8 +324,8 @@ export class JobEngine {
     status: JobRow["status"],
     error: RunFailure | undefined,
     outputs: Record<string, unknown>,
-  ): void {
-    if (job.settled) return;
+  ): Promise<void> {
+    if (job.settled) return job.writes;
     job.settled = true;
     clearInterval(job.timer);
     if (job.status === "running") this.#running--;
@@ -315,25 +340,35 @@ export class JobEngine {
       };
     }
     job.status = finalStatus;
-    this.#live.delete(job.id);
-    if (this.store.db.open) {
-      const row = { id: job.id, nodes: "{}", done: job.done };
-      settleRow(this.store, row, finalStatus, finalError ?? null, finalStatus === "completed" ? outputs : null, job);
-    }
-    const ended: Extract<SessionEvent, { type: "job_ended" }> = {
-      type: "job_ended",
-      job_id: job.id,
-      status: finalStatus as "completed" | "failed" | "cancelled",
-    };
-    if (finalError) ended.error = finalError;
-    this.bus.publish(job.sessionId, ended);
     if (!job.controller.signal.aborted) job.controller.abort("settled");
-    try {
-      this.runs().end(job.userId, job.runId, finalStatus === "cancelled" ? "cancelled" : "ended");
-    } catch {
-      // The run is already gone (store closed on shutdown): nothing is left to end.
-    }
-    this.#waiters.wake(job.id);
     this.#pump();
+    return this.#write(job, async () => {
+      if (this.store.open) {
+        const row = { id: job.id, nodes: "{}", done: job.done };
+        await settleRow(
+          this.store,
+          row,
+          finalStatus,
+          finalError ?? null,
+          finalStatus === "completed" ? outputs : null,
+          job,
+        );
+      }
+      // Forgotten once its row is final: a view until then waits for this write, not the store.
+      this.#live.delete(job.id);
+      const ended: Extract<SessionEvent, { type: "job_ended" }> = {
+        type: "job_ended",
+        job_id: job.id,
+        status: finalStatus as "completed" | "failed" | "cancelled",
+      };
+      if (finalError) ended.error = finalError;
+      this.bus.publish(job.sessionId, ended);
+      try {
+        await this.runs().end(job.userId, job.runId, finalStatus === "cancelled" ? "cancelled" : "ended");
+      } catch {
+        // The run is already gone (store closed on shutdown): nothing is left to end.
+      }
+      this.#waiters.wake(job.id);
+    });
   }
 }

@@ -32,6 +32,8 @@ export interface LiveJob {
   readonly nodeJson: string[];
   timer?: ReturnType<typeof setInterval>;
   settled: boolean;
+  /** The job's row writes, in order (begin, progress, settle): each waits for the one before. */
+  writes: Promise<void>;
 }
 
 function storedNode(type: string, record: NodeRecord | undefined, fallback: StoredNode["status"]): StoredNode {
@@ -65,9 +67,9 @@ export function nodesJson(job: LiveJob, fallback: StoredNode["status"] = "pendin
   return `{${job.nodeJson.join(",")}}`;
 }
 
-export function writeProgress(store: Store, job: LiveJob): void {
-  if (!store.db.open) return;
-  store
+export async function writeProgress(store: Store, job: LiveJob): Promise<void> {
+  if (!store.open) return;
+  await store
     .sql("UPDATE jobs SET nodes = ?, done = ? WHERE id = ? AND status = 'running'")
     .run(nodesJson(job), job.done, job.id);
 }
@@ -76,14 +78,14 @@ export function writeProgress(store: Store, job: LiveJob): void {
  * Writes a job's final state. With a live job the nodes come from its records; without one (a row
  * whose owner is gone) its stored nodes are closed: running ones cancelled, pending ones skipped.
  */
-export function settleRow(
+export async function settleRow(
   store: Store,
   row: Pick<JobRow, "id" | "nodes" | "done">,
   status: JobStatus,
   error: RunFailure | null,
   outputs: Record<string, unknown> | null = null,
   job?: LiveJob,
-): void {
+): Promise<void> {
   let nodes: string;
   let done = row.done;
   if (job) {
@@ -98,7 +100,7 @@ export function settleRow(
     }
     nodes = toJsonText(stored);
   }
-  store
+  await store
     .sql(
       `UPDATE jobs SET status = ?, error = ?, outputs = ?, nodes = ?, done = ?, ended_at = ?, lease_owner = NULL, lease_expires = NULL
        WHERE id = ? AND status IN ('queued', 'running')`,

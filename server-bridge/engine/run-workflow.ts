@@ -17,11 +17,11 @@ export interface WorkflowRunArgs {
 }
 
 /** The graph to run: the one given, else the stored workflow's (which must be this user's either way). */
-function graphToRun(run: ServerRun, args: WorkflowRunArgs): Graph {
+async function graphToRun(run: ServerRun, args: WorkflowRunArgs): Promise<Graph> {
   const stored =
     args.workflow_id === undefined
       ? undefined
-      : new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
+      : await new WorkflowStore(run.services.store).require(run.context.user_id, args.workflow_id);
   return args.graph ?? stored?.graph ?? { nodes: [], edges: [] };
 }
 
@@ -29,9 +29,13 @@ function graphToRun(run: ServerRun, args: WorkflowRunArgs): Graph {
  * Validates and queues the job; answers at once (status `queued` or `running`). `actor` is whose act
  * the job's effects are (default the agent's: each passes the gate on its own).
  */
-export function startWorkflowJob(run: ServerRun, args: WorkflowRunArgs, actor: Actor = "agent"): JobView {
+export async function startWorkflowJob(
+  run: ServerRun,
+  args: WorkflowRunArgs,
+  actor: Actor = "agent",
+): Promise<JobView> {
   return engineOf(run).start(run, {
-    graph: graphToRun(run, args),
+    graph: await graphToRun(run, args),
     workflowId: args.workflow_id,
     inputs: args.inputs,
     actor,
@@ -43,7 +47,7 @@ export async function runWorkflowJob(
   run: ServerRun,
   args: WorkflowRunArgs & { wait_ms: number },
 ): Promise<JobView & { hint?: string }> {
-  const started = startWorkflowJob(run, args);
+  const started = await startWorkflowJob(run, args);
   const job = await engineOf(run).wait(run.context.user_id, started.job_id, args.wait_ms, run.context.signal);
   if (job.status !== "queued" && job.status !== "running") return job;
   return {

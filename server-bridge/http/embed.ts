@@ -64,9 +64,9 @@ export function publicPolicy(widget: WidgetPolicy) {
   return { id: widget.id, origins: widget.origins, modules: widget.modules, maxMode: widget.maxMode };
 }
 
-function serveWidgetPage(app: AppServices, res: ServerResponse, url: URL): void {
+async function serveWidgetPage(app: AppServices, res: ServerResponse, url: URL): Promise<void> {
   const id = url.searchParams.get("w") ?? "";
-  const widget = WIDGET_ID.test(id) ? app.widgets.live(id) : undefined;
+  const widget = WIDGET_ID.test(id) ? await app.widgets.live(id) : undefined;
   if (!widget) {
     // Nobody may frame a page for a widget that does not exist (or was revoked).
     res.writeHead(404, {
@@ -166,7 +166,7 @@ async function mint(app: AppServices, req: IncomingMessage, res: ServerResponse)
   }
   try {
     const ttlMs = input.data.ttl_seconds === undefined ? TOKEN_TTL_MS.default : input.data.ttl_seconds * 1000;
-    sendJson(res, 200, app.widgets.mint(key, ttlMs));
+    sendJson(res, 200, await app.widgets.mint(key, ttlMs));
   } catch (err) {
     if (!isCodedError(err)) throw err;
     refuse(res, 401, err.payload.code, err.payload.message, { "WWW-Authenticate": 'Bearer realm="nodetool-widget"' });
@@ -186,7 +186,7 @@ async function exchange(app: AppServices, req: IncomingMessage, res: ServerRespo
     return;
   }
   try {
-    const exchanged = app.widgets.exchange(input.data.widget, input.data.token);
+    const exchanged = await app.widgets.exchange(input.data.widget, input.data.token);
     sendJson(res, 200, { ...exchanged, widget: publicPolicy(exchanged.widget) });
   } catch (err) {
     if (!isCodedError(err)) throw err;

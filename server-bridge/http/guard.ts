@@ -49,12 +49,15 @@ export const API_CALLERS: readonly Via[] = ["cookie", "bearer", "api", "widget"]
 export const MCP_CALLERS: readonly Via[] = ["mcp"];
 
 /** Whose token this is (admin, API, MCP token or a widget credential), as a caller; undefined for none. */
-export function callerOfToken(app: Pick<AppServices, "credentials" | "widgets">, token: string): Caller | undefined {
+export async function callerOfToken(
+  app: Pick<AppServices, "credentials" | "widgets">,
+  token: string,
+): Promise<Caller | undefined> {
   if (token.startsWith(CREDENTIAL_PREFIX)) {
-    const found = app.widgets.identify(token);
+    const found = await app.widgets.identify(token);
     return found && { user: found.widget.userId, via: "widget", session: found.credentialId, widget: found.widget };
   }
-  const found = app.credentials.identify(token);
+  const found = await app.credentials.identify(token);
   if (!found) return undefined;
   return { user: found.user, via: found.scope === "admin" ? "bearer" : found.scope };
 }
@@ -68,14 +71,18 @@ export function bindsToPage(caller: Caller): boolean {
  * The caller, if the request carries a credential `accept` admits. A bearer token is judged alone (a
  * wrong one is not rescued by a cookie); without one, the login cookie, when `accept` has `cookie`.
  */
-export function identify(app: AppServices, req: IncomingMessage, accept: readonly Via[]): Caller | undefined {
+export async function identify(
+  app: AppServices,
+  req: IncomingMessage,
+  accept: readonly Via[],
+): Promise<Caller | undefined> {
   const token = bearer(req);
   if (token !== undefined) {
-    const caller = callerOfToken(app, token);
+    const caller = await callerOfToken(app, token);
     return caller && accept.includes(caller.via) ? caller : undefined;
   }
   if (!accept.includes("cookie")) return undefined;
   const login = readCookie(req.headers.cookie, COOKIE_NAME);
-  const user = login ? app.logins.userOf(login) : undefined;
+  const user = login ? await app.logins.userOf(login) : undefined;
   return user && login ? { user, via: "cookie", session: login } : undefined;
 }

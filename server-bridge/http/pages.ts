@@ -34,9 +34,9 @@ export const TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
 };
 
-export function handleLogin(app: AppServices, res: ServerResponse, url: URL): void {
+export async function handleLogin(app: AppServices, res: ServerResponse, url: URL): Promise<void> {
   const token = url.searchParams.get("token") ?? "";
-  const found = app.credentials.identify(token);
+  const found = await app.credentials.identify(token);
   if (found?.scope !== "admin") {
     // An API or MCP token is a script's: it never becomes a person who could answer approvals.
     const message =
@@ -46,7 +46,7 @@ export function handleLogin(app: AppServices, res: ServerResponse, url: URL): vo
     refuse(res, 401, "unauthorized", message);
     return;
   }
-  const login = app.logins.create(found.user);
+  const login = await app.logins.create(found.user);
   res.writeHead(303, {
     ...BASE_HEADERS,
     Location: "/",
@@ -65,7 +65,7 @@ export function decodePath(pathname: string): string | undefined {
   }
 }
 
-export function servePage(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
+export async function servePage(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const root = app.config.webDir;
   const decoded = decodePath(url.pathname);
   if (decoded === undefined) {
@@ -83,7 +83,7 @@ export function servePage(app: AppServices, req: IncomingMessage, res: ServerRes
     return;
   }
   const index = join(root, "index.html");
-  const signedIn = identify(app, req, ["cookie"]) !== undefined;
+  const signedIn = (await identify(app, req, ["cookie"])) !== undefined;
   const html = existsSync(index) ? readFileSync(index, "utf8") : fallbackPage(signedIn);
   res.writeHead(200, {
     ...BASE_HEADERS,

@@ -86,19 +86,19 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     router: appRouter,
     maxBatchSize: app.config.maxBatchSize,
     keepAlive: { enabled: true, pingMs: app.config.wsPingMs, pongWaitMs: Math.min(10_000, app.config.wsPingMs) },
-    createContext: ({ res: socket, info }): RequestContext => {
+    createContext: async ({ res: socket, info }): Promise<RequestContext> => {
       const entry = entries.get(socket);
       if (!entry) throw new Error("a socket the upgrade did not register");
       if (entry.caller === undefined) {
         const token = info.connectionParams?.token;
-        const found = typeof token === "string" ? callerOfToken(app, token) : undefined;
+        const found = typeof token === "string" ? await callerOfToken(app, token) : undefined;
         // The API's tokens (admin or API) and widget credentials: the MCP token opens /mcp only.
         if (found?.via !== "bearer" && found?.via !== "api" && found?.via !== "widget") {
           throw unauthorized("connectionParams.token is not a valid API or admin token, or widget credential.");
         }
         if (found.via === "widget") {
           if (byCredential(found.session) >= MAX_SOCKETS_PER_CREDENTIAL) throw unauthorized(tooManyWidgetSockets());
-          const expires = app.widgets.identify(token as string)?.expiresAt ?? Date.now();
+          const expires = (await app.widgets.identify(token as string))?.expiresAt ?? Date.now();
           entry.expiryTimer = setTimeout(() => socket.close(4401, "widget credential expired"), expires - Date.now());
           entry.expiryTimer.unref?.();
         } else if (byUser(found.user) >= MAX_SOCKETS_PER_USER) throw unauthorized(tooManySockets());
@@ -117,6 +117,12 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
+    upgrade(req, socket, head).catch((err: unknown) => {
+      app.log("error", "WebSocket upgrade failed", err);
+      socket.destroy();
+    });
+  };
+  const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://upgrade.invalid");
     if (!app.config.webSockets)
       return refuse(socket, 404, "invalid_call", "WebSockets are turned off here; use HTTP /trpc.");
@@ -130,7 +136,9 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
     // A browser always sends Origin; only then is its cookie the person's. A script authenticates with
     // connectionParams (the client adds `connectionParams=1` to the URL).
     const loginId = origin === undefined ? undefined : readCookie(req.headers.cookie, COOKIE_NAME);
-    const userId = loginId ? app.logins.userOf(loginId) : undefined;
+    const userId = loginId ? await app.logins.userOf(loginId) : undefined;
+    // The login was read from the store: the client may have gone meanwhile.
+    if (socket.destroyed) return;
     if (!userId && url.searchParams.get("connectionParams") !== "1") {
       return refuse(socket, 401, "unauthorized", "Sign in first, or send an API token in connectionParams.");
     }
@@ -219,13 +227,13 @@ function boundSendBuffer(ws: WebSocket, limit: number, onOverflow: () => void): 
  * Finds the widgets revoked (or credentials expired) behind this process's back, by the CLI or
  * another process sharing the store: their sockets close and their runs end, as a revocation here does.
  */
-function sweepWidgets(app: AppServices, entries: Map<WebSocket, Entry>): void {
+async function sweepWidgets(app: AppServices, entries: Map<WebSocket, Entry>): Promise<void> {
   const open = [...entries].filter(([, e]) => e.caller?.via === "widget");
   const widgets = new Set([...open.map(([, e]) => e.caller?.widget?.id ?? ""), ...app.runs.liveWidgets()]);
   if (widgets.size === 0) return;
   try {
-    for (const widgetId of app.widgets.revokedAmong([...widgets])) app.widgets.announceRevoked(widgetId);
-    const valid = app.widgets.stillValid(open.map(([, e]) => e.caller?.session ?? ""));
+    for (const widgetId of await app.widgets.revokedAmong([...widgets])) app.widgets.announceRevoked(widgetId);
+    const valid = await app.widgets.stillValid(open.map(([, e]) => e.caller?.session ?? ""));
     for (const [ws, entry] of open) {
       if (entries.has(ws) && !valid.has(entry.caller?.session ?? "")) ws.close(4403, "widget credential revoked");
     }

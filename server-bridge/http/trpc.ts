@@ -14,7 +14,7 @@ import { API_CALLERS, bindsToPage, identify, isForeign, isSameOrigin } from "./g
 import { BASE_HEADERS, refuse } from "./respond.ts";
 
 export async function handleTrpc(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  const caller = identify(app, req, API_CALLERS);
+  const caller = await identify(app, req, API_CALLERS);
   if (!caller) {
     refuse(
       res,

@@ -33,8 +33,8 @@ export function typesText(name: string): string | undefined {
   return pack ? packDeclaration(pack) : undefined;
 }
 
-export function serveTypes(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): void {
-  const caller = identify(app, req, API_CALLERS);
+export async function serveTypes(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const caller = await identify(app, req, API_CALLERS);
   if (!caller) {
     refuse(
       res,

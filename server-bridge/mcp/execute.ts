@@ -69,7 +69,7 @@ export async function executeCode(
   const started = performance.now();
   const { app, agent } = ctx;
   const canElicit = ctx.canElicit();
-  if (agent.mode() === "auto" && input.risk === "high" && canElicit) {
+  if ((await agent.mode()) === "auto" && input.risk === "high" && canElicit) {
     const admission = await admit(extra, input, app.config.approvalTimeoutMs);
     if (admission === "declined") {
       return observationResult(
@@ -94,11 +94,13 @@ export async function executeCode(
     }
   }
   const approver = canElicit ? elicitingApprover(extra, app.config.approvalTimeoutMs) : noElicitationApprover;
-  const run = agent.openRun(approver);
+  const run = await agent.openRun(approver);
   const progress = reportProgress(extra, ctx.progressIntervalMs);
   // Cancelled: the run ends at once (a call still waiting, or made later, has no effect), and the
   // sandbox stops the action at its next interrupt check (a synchronous loop too).
-  const onCancel = () => run.end("cancelled");
+  const onCancel = () => {
+    run.end("cancelled").catch((err: unknown) => app.log("error", "ending a cancelled run failed", err));
+  };
   extra.signal.addEventListener("abort", onCancel, { once: true });
   try {
     // On the process's pool, in this user's turn (cancelled while it waits: it never starts).
@@ -127,6 +129,8 @@ export async function executeCode(
     progress.stop();
     // The action is over; its run's rows are settled right after the answer leaves, off the round trip.
     const reason = extra.signal.aborted ? "cancelled" : "ended";
-    setImmediate(() => run.end(reason));
+    setImmediate(() => {
+      run.end(reason).catch((err: unknown) => app.log("error", "ending a run failed", err));
+    });
   }
 }

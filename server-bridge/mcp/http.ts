@@ -66,7 +66,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
     }
     // The sessions' actions run on the process's pool (app.sandbox): its workers start with the first.
     void app.sandbox.warm();
-    const session = createMcpServer({
+    const session = await createMcpServer({
       app,
       caller,
       mode: app.config.mcpMode,
@@ -102,7 +102,7 @@ export function createMcpHttp(app: AppServices, options: McpHttpOptions = {}): M
       refuse(res, 403, "unauthorized", "Requests from another origin may not use /mcp.");
       return;
     }
-    const caller = identify(app, req, MCP_CALLERS);
+    const caller = await identify(app, req, MCP_CALLERS);
     if (!caller) {
       const presented = bearer(req) !== undefined;
       refuse(res, 401, "unauthorized", "/mcp needs the MCP token: send Authorization: Bearer <MCP token>.", {

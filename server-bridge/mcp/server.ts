@@ -37,9 +37,9 @@ export interface McpSessionServer {
   close(): Promise<void>;
 }
 
-export function createMcpServer(options: McpServerOptions): McpSessionServer {
+export async function createMcpServer(options: McpServerOptions): Promise<McpSessionServer> {
   const { app, library } = options;
-  const agent = new McpAgentSession(app, options.caller.user, options.mode);
+  const agent = await McpAgentSession.open(app, options.caller.user, options.mode);
   const packs = library.packInfo(agent.packs);
   // Tools are served by our own handlers (mcp/tools.ts), so McpServer is told only of resources.
   const server = new McpServer(SERVER_INFO, { capabilities: { resources: {} }, instructions: INSTRUCTIONS });
@@ -98,7 +98,7 @@ export function createMcpServer(options: McpServerOptions): McpSessionServer {
             capabilitiesDocument({
               mounted: agent.mounted,
               packs,
-              mode: agent.mode(),
+              mode: await agent.mode(),
               tools: [
                 {
                   name: "execute_code",

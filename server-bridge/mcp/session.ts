@@ -9,11 +9,12 @@ import type { Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import type { AppServices } from "../app-services.ts";
 import type { LiveRun } from "../runs/runs.ts";
+import type { SessionView } from "../runs/sessions.ts";
 
 export interface McpRun {
   live: LiveRun;
   /** Ends the run (aborts what still waits on it) and flushes its audit rows; safe to call twice. */
-  end(reason?: "ended" | "cancelled"): void;
+  end(reason?: "ended" | "cancelled"): Promise<void>;
 }
 
 export class McpAgentSession {
@@ -21,32 +22,35 @@ export class McpAgentSession {
   readonly mounted: readonly string[];
   readonly packs: readonly string[];
 
-  constructor(
+  private constructor(
     private readonly app: AppServices,
     readonly userId: string,
-    mode: Mode,
+    session: SessionView,
   ) {
-    const session = app.sessions.create(userId, { mode });
     this.sessionId = session.sessionId;
     this.mounted = session.modules;
     this.packs = session.packs;
   }
 
+  static async open(app: AppServices, userId: string, mode: Mode): Promise<McpAgentSession> {
+    return new McpAgentSession(app, userId, await app.sessions.create(userId, { mode }));
+  }
+
   /** The session's mode as the store has it now (a person may change it from the editor). */
-  mode(): Mode {
+  mode(): Promise<Mode> {
     return this.app.sessions.mode(this.sessionId);
   }
 
-  openRun(approver: Approver): McpRun {
-    const live = this.app.runs.start(this.userId, this.sessionId, { approver });
+  async openRun(approver: Approver): Promise<McpRun> {
+    const live = await this.app.runs.start(this.userId, this.sessionId, { approver });
     let ended = false;
     return {
       live,
-      end: (reason = "ended") => {
+      end: async (reason = "ended") => {
         if (ended) return;
         ended = true;
-        this.app.runs.end(this.userId, live.id, reason);
-        this.app.audit.flush();
+        await this.app.runs.end(this.userId, live.id, reason);
+        await this.app.audit.flush();
       },
     };
   }

@@ -44,11 +44,11 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
     return 2;
   }
   const config = configFromEnv();
-  const app = createServices(config);
+  const app = await createServices(config);
   const leases = keepLeases(app);
   // Every action of this session runs on the process's pool: start its workers before the first.
   void app.sandbox.warm();
-  const session = createMcpServer({
+  const session = await createMcpServer({
     app,
     caller: { user: LOCAL_USER, via: "mcp" },
     mode: args.mode ?? config.mcpMode,
@@ -64,9 +64,9 @@ export async function mcpStdioCommand(argv: readonly string[]): Promise<number> 
   leases.dispose();
   await session.close();
   await app.sandbox.dispose();
-  app.runs.endAll();
+  await app.runs.endAll();
   await app.jobs.dispose();
-  app.audit.flush();
-  app.store.dispose();
+  await app.audit.flush();
+  await app.store.dispose();
   return 0;
 }

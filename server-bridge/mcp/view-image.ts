@@ -30,7 +30,7 @@ interface Source {
   label: string;
 }
 
-function loadSource(app: AppServices, userId: string, ref: string): Source {
+async function loadSource(app: AppServices, userId: string, ref: string): Promise<Source> {
   const trimmed = ref.trim();
   if (/^data:/i.test(trimmed)) {
     const match = trimmed.match(/^data:(image\/[\w.+-]+)?(?:;[\w-]+=[\w.-]+)*;base64,([A-Za-z0-9+/=\s]*)$/i);
@@ -59,7 +59,7 @@ function loadSource(app: AppServices, userId: string, ref: string): Source {
   }
   const id = trimmed.replace(/^asset:\/\//i, "");
   const assets = new AssetStore(app.store, assetLimits(app.config));
-  const row = /^[\w-]{1,200}$/.test(id) ? assets.find(userId, id) : undefined;
+  const row = /^[\w-]{1,200}$/.test(id) ? await assets.find(userId, id) : undefined;
   if (!row)
     throw refused(
       "invalid_call",
@@ -111,7 +111,7 @@ async function render(source: Source, input: ViewImageInput) {
 
 export async function viewImage(app: AppServices, userId: string, input: ViewImageInput): Promise<CallToolResult> {
   try {
-    const source = loadSource(app, userId, input.image_id);
+    const source = await loadSource(app, userId, input.image_id);
     const out = await render(source, input);
     const region = input.region
       ? `, region ${input.region.width}x${input.region.height} at (${input.region.x}, ${input.region.y})`

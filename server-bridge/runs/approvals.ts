@@ -31,13 +31,13 @@ export class ApprovalBroker {
     return { ask: (request, signal) => this.#ask(session, request, signal) };
   }
 
-  #ask(
+  async #ask(
     session: { id: string; user_id: string },
     request: ApprovalRequest,
     signal: AbortSignal,
   ): Promise<ApprovalOutcome> {
     const at = Date.now();
-    this.store
+    await this.store
       .sql(
         `INSERT INTO approvals (id, run_id, session_id, user_id, capability, category, request, hash, status, created_at, expires_at, lease_owner, lease_expires)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?)`,
@@ -69,37 +69,44 @@ export class ApprovalBroker {
       this.#waiters.set(request.approval_id, { resolve: finish, hash: request.hash });
       // An answer given through another process sharing the store reaches us by polling the row.
       const poll = setInterval(() => {
-        const status = this.#status(request.approval_id);
-        if (status && status !== "pending") {
-          finish(
-            status === "timeout" || status === "cancelled"
-              ? { kind: "timeout" }
-              : { kind: "answer", answer: status, approval_id: request.approval_id, hash: request.hash },
-          );
-        }
+        this.#status(request.approval_id).then(
+          (status) => {
+            if (status && status !== "pending") {
+              finish(
+                status === "timeout" || status === "cancelled"
+                  ? { kind: "timeout" }
+                  : { kind: "answer", answer: status, approval_id: request.approval_id, hash: request.hash },
+              );
+            }
+          },
+          () => {}, // A busy or closing store: the next poll reads again.
+        );
       }, this.pollMs);
       poll.unref?.();
-      signal.addEventListener(
-        "abort",
-        () => {
-          // The gate stopped waiting: a still-pending row settles as timeout (or cancelled on run end).
-          const status: Status = signal.reason === "timeout" ? "timeout" : "cancelled";
-          this.#settle(session.id, request.approval_id, status);
-          finish({ kind: "timeout" });
-        },
-        { once: true },
-      );
+      const stop = () => {
+        // The gate stopped waiting: a still-pending row settles as timeout (or cancelled on run end).
+        // A store that is closing leaves the row to its lapsing lease (recovery settles it).
+        const status: Status = signal.reason === "timeout" ? "timeout" : "cancelled";
+        this.#settle(session.id, request.approval_id, status)
+          .catch(() => false)
+          .finally(() => finish({ kind: "timeout" }));
+      };
+      // The row was written asynchronously: the gate may have stopped waiting meanwhile.
+      if (signal.aborted) stop();
+      else signal.addEventListener("abort", stop, { once: true });
     });
   }
 
-  #status(id: string): Status | undefined {
-    const row = this.store.sql("SELECT status FROM approvals WHERE id = ?").get(id) as { status: Status } | undefined;
+  async #status(id: string): Promise<Status | undefined> {
+    const row = (await this.store.sql("SELECT status FROM approvals WHERE id = ?").get(id)) as
+      | { status: Status }
+      | undefined;
     return row?.status;
   }
 
   /** Moves a pending row to `status`; false when it was not pending (already settled). */
-  #settle(sessionId: string, id: string, status: Exclude<Status, "pending">): boolean {
-    const result = this.store
+  async #settle(sessionId: string, id: string, status: Exclude<Status, "pending">): Promise<boolean> {
+    const result = await this.store
       .sql("UPDATE approvals SET status = ?, settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'")
       .run(status, Date.now(), id);
     if (result.changes === 0) return false;
@@ -113,10 +120,14 @@ export class ApprovalBroker {
    * stopped renewing its lease) is settled as a timeout and refused with `run_ended`: an answer
    * nobody will act on is never reported as taken.
    */
-  respond(userId: string, approvalId: string, answer: ApprovalAnswer): { approvalId: string; status: ApprovalAnswer } {
-    const row = this.store
+  async respond(
+    userId: string,
+    approvalId: string,
+    answer: ApprovalAnswer,
+  ): Promise<{ approvalId: string; status: ApprovalAnswer }> {
+    const row = (await this.store
       .sql("SELECT session_id, user_id, status, hash, lease_owner, lease_expires FROM approvals WHERE id = ?")
-      .get(approvalId) as
+      .get(approvalId)) as
       | {
           session_id: string;
           user_id: string;
@@ -135,13 +146,13 @@ export class ApprovalBroker {
     const asked =
       row.lease_owner === this.owner ? this.#waiters.has(approvalId) : (row.lease_expires ?? 0) >= Date.now();
     if (row.status === "pending" && !asked) {
-      this.#settle(row.session_id, approvalId, "timeout");
+      await this.#settle(row.session_id, approvalId, "timeout");
       throw new CodedError({
         code: "run_ended",
         message: `Approval "${approvalId}" has no one waiting for it any more (the action that asked has stopped), so nothing was run. Ask the agent to try again.`,
       });
     }
-    if (row.status !== "pending" || !this.#settle(row.session_id, approvalId, answer)) {
+    if (row.status !== "pending" || !(await this.#settle(row.session_id, approvalId, answer))) {
       throw new CodedError({
         code: "invalid_call",
         message: `Approval "${approvalId}" is already settled (${row.status}); an approval is answered once.`,
@@ -152,23 +163,21 @@ export class ApprovalBroker {
   }
 
   /** Pending approvals of a session, oldest first: replayed on every event-stream (re)connect. */
-  pending(sessionId: string): ApprovalRequest[] {
-    const rows = this.store
+  async pending(sessionId: string): Promise<ApprovalRequest[]> {
+    const rows = (await this.store
       .sql("SELECT request FROM approvals WHERE session_id = ? AND status = 'pending' ORDER BY created_at")
-      .all(sessionId) as { request: string }[];
+      .all(sessionId)) as { request: string }[];
     return rows.map((r) => JSON.parse(r.request) as ApprovalRequest);
   }
 
   /** Settles a run's pending approvals when the run ends. */
-  cancelForRun(runId: string): void {
-    const rows = this.store
+  async cancelForRun(runId: string): Promise<void> {
+    const rows = (await this.store
       .sql("SELECT id, session_id FROM approvals WHERE run_id = ? AND status = 'pending'")
-      .all(runId) as {
-      id: string;
-      session_id: string;
-    }[];
+      .all(runId)) as { id: string; session_id: string }[];
     for (const row of rows) {
-      if (this.#settle(row.session_id, row.id, "cancelled")) this.#waiters.get(row.id)?.resolve({ kind: "timeout" });
+      if (await this.#settle(row.session_id, row.id, "cancelled"))
+        this.#waiters.get(row.id)?.resolve({ kind: "timeout" });
     }
   }
 }

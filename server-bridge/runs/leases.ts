@@ -9,7 +9,7 @@ import { JOB_LOST, recoverExpiredLeases, type Settled } from "./recovery.ts";
 
 export interface LeaseKeeper extends Disposable {
   /** One renewal and sweep now (the timer does the same). */
-  tick(): Settled;
+  tick(): Promise<Settled>;
   dispose(): void;
 }
 
@@ -32,20 +32,26 @@ export function announce(app: Pick<AppServices, "bus">, settled: Settled): void 
 }
 
 export function keepLeases(app: Services): LeaseKeeper {
-  const tick = (): Settled => {
-    app.runs.renewLeases();
-    const settled = recoverExpiredLeases(app.store, { except: app.owner });
+  let ticking = false;
+  const tick = async (): Promise<Settled> => {
+    await app.runs.renewLeases();
+    const settled = await recoverExpiredLeases(app.store, { except: app.owner });
     announce(app, settled);
     return settled;
   };
   const timer = setInterval(
     () => {
-      try {
-        tick();
-      } catch (err) {
-        // A busy store (another process holding the write lock past the busy timeout): next tick.
-        app.log("warn", "lease keeping failed; retrying on the next tick", err);
-      }
+      // One tick at a time: a slow store makes the next one wait, never pile up.
+      if (ticking || !app.store.open) return;
+      ticking = true;
+      tick()
+        .catch((err: unknown) => {
+          // A busy store (another process holding the write lock past the busy timeout): next tick.
+          app.log("warn", "lease keeping failed; retrying on the next tick", err);
+        })
+        .finally(() => {
+          ticking = false;
+        });
     },
     Math.max(100, Math.floor(app.config.leaseMs / 3)),
   );

@@ -24,14 +24,14 @@ export interface LocalRun {
   live: LiveRun;
   sessionId: string;
   packs: string[];
-  end(): void;
+  end(): Promise<void>;
 }
 
 const NO_APPROVER =
   "No one can answer approvals here, so this call was denied. Run again with --mode auto to let it run, or answer prompts from a terminal.";
 
-export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalRun {
-  const session = app.sessions.create(LOCAL_USER, {
+export async function openLocalRun(app: AppServices, options: LocalRunOptions): Promise<LocalRun> {
+  const session = await app.sessions.create(LOCAL_USER, {
     mode: options.mode ?? "default",
     modules: options.modules,
     packs: options.packs,
@@ -39,8 +39,8 @@ export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalR
   // No mode: the headless gate (reads only). A mode: the session's store-backed gate, asking `approver`.
   const live =
     options.mode === undefined
-      ? app.runs.start(LOCAL_USER, session.sessionId, { gate: headlessGate(), threadId: options.threadId })
-      : app.runs.start(LOCAL_USER, session.sessionId, {
+      ? await app.runs.start(LOCAL_USER, session.sessionId, { gate: headlessGate(), threadId: options.threadId })
+      : await app.runs.start(LOCAL_USER, session.sessionId, {
           approver: options.approver ?? denyingApprover(NO_APPROVER),
           threadId: options.threadId,
         });
@@ -48,9 +48,9 @@ export function openLocalRun(app: AppServices, options: LocalRunOptions): LocalR
     live,
     sessionId: session.sessionId,
     packs: session.packs,
-    end: () => {
-      app.runs.end(LOCAL_USER, live.id, "ended");
-      app.audit.flush();
+    end: async () => {
+      await app.runs.end(LOCAL_USER, live.id, "ended");
+      await app.audit.flush();
     },
   };
 }

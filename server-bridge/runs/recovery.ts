@@ -20,34 +20,37 @@ export interface Settled {
   jobs: { id: string; session_id: string }[];
 }
 
-export function recoverExpiredLeases(store: Store, options: { at?: number; except?: string } = {}): Settled {
+export async function recoverExpiredLeases(
+  store: Store,
+  options: { at?: number; except?: string } = {},
+): Promise<Settled> {
   const at = options.at ?? Date.now();
   const except = options.except ?? null;
   const expired =
-    "(lease_expires IS NULL OR lease_expires < ?) AND (? IS NULL OR lease_owner IS NULL OR lease_owner != ?)";
-  return store.tx(() => {
-    const approvals = store
+    "(lease_expires IS NULL OR lease_expires < ?) AND (CAST(? AS TEXT) IS NULL OR lease_owner IS NULL OR lease_owner != ?)";
+  return await store.tx(async () => {
+    const approvals = (await store
       .sql(`SELECT id, session_id FROM approvals WHERE status = 'pending' AND ${expired}`)
-      .all(at, except, except) as Settled["approvals"];
+      .all(at, except, except)) as Settled["approvals"];
     const timeout = store.sql(
       "UPDATE approvals SET status = 'timeout', settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'",
     );
-    for (const { id } of approvals) timeout.run(at, id);
-    const runs = store
+    for (const { id } of approvals) await timeout.run(at, id);
+    const runs = (await store
       .sql(`SELECT id, session_id FROM runs WHERE status = 'running' AND ${expired}`)
-      .all(at, except, except) as Settled["runs"];
+      .all(at, except, except)) as Settled["runs"];
     const end = store.sql(
       "UPDATE runs SET status = 'expired', ended_at = ?, end_reason = ?, lease_owner = NULL WHERE id = ? AND status = 'running'",
     );
     const drop = store.sql("DELETE FROM shared_results WHERE run_id = ?");
     for (const { id } of runs) {
-      end.run(at, RUN_LOST, id);
-      drop.run(id);
+      await end.run(at, RUN_LOST, id);
+      await drop.run(id);
     }
-    const lostJobs = store
+    const lostJobs = (await store
       .sql(`SELECT ${JOB_COLUMNS} FROM jobs WHERE status IN ('queued', 'running') AND ${expired}`)
-      .all(at, except, except) as JobRow[];
-    for (const row of lostJobs) settleRow(store, row, "failed", { code: "run_ended", message: JOB_LOST });
+      .all(at, except, except)) as JobRow[];
+    for (const row of lostJobs) await settleRow(store, row, "failed", { code: "run_ended", message: JOB_LOST });
     return { approvals, runs, jobs: lostJobs.map((row) => ({ id: row.id, session_id: row.session_id })) };
   });
 }

@@ -73,15 +73,15 @@ export class Runs {
    * `approver` (default: the person in the browser, through the approval broker); `gate` replaces it
    * whole (the headless gate of a CLI run without a mode).
    */
-  start(
+  async start(
     userId: string,
     sessionId: string,
     options: { gate?: Gate; approver?: Approver; editor?: boolean; threadId?: string | undefined } = {},
-  ): LiveRun {
-    const session = this.sessions.require(userId, sessionId);
+  ): Promise<LiveRun> {
+    const session = await this.sessions.require(userId, sessionId);
     const id = newId("run");
     const at = Date.now();
-    this.store
+    await this.store
       .sql(
         `INSERT INTO runs (id, session_id, user_id, status, started_at, max_until, lease_owner, lease_expires)
          VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
@@ -129,7 +129,9 @@ export class Runs {
       calls: new Map(),
       authorized: new Map(),
       callCount: 0,
-      timer: setTimeout(() => this.end(userId, id, "expired"), this.config.runMaxMs),
+      timer: setTimeout(() => {
+        this.end(userId, id, "expired").catch((err: unknown) => this.logError("run expiry", err));
+      }, this.config.runMaxMs),
     };
     live.timer.unref?.();
     this.#live.set(id, live);
@@ -137,13 +139,13 @@ export class Runs {
   }
 
   /** Ends a run: aborts what waits on it, settles its approvals, drops its shared results. */
-  end(
+  async end(
     userId: string,
     runId: string,
     reason: "ended" | "cancelled" | "expired" = "ended",
-  ): { runId: string; status: string } {
+  ): Promise<{ runId: string; status: string }> {
     const live = this.#live.get(runId);
-    const row = this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+    const row = (await this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId)) as
       | { user_id: string; status: string }
       | undefined;
     if (!row || row.user_id !== userId) {
@@ -154,16 +156,16 @@ export class Runs {
       if (live) this.#drop(live, row.status);
       return { runId, status: row.status };
     }
-    this.store.tx(() => {
-      this.store
+    await this.store.tx(async () => {
+      await this.store
         .sql(
           "UPDATE runs SET status = ?, ended_at = ?, end_reason = ?, lease_owner = NULL WHERE id = ? AND status = 'running'",
         )
         .run(reason, Date.now(), reason, runId);
-      this.store.sql("DELETE FROM shared_results WHERE run_id = ?").run(runId);
+      await this.store.sql("DELETE FROM shared_results WHERE run_id = ?").run(runId);
     });
     if (live) this.#drop(live, reason);
-    this.approvals.cancelForRun(runId);
+    await this.approvals.cancelForRun(runId);
     return { runId, status: reason };
   }
 
@@ -176,13 +178,13 @@ export class Runs {
   }
 
   /** The live run, if it is this user's and still running in this process. */
-  live(userId: string, runId: string): LiveRun | InvokeResult {
+  async live(userId: string, runId: string): Promise<LiveRun | InvokeResult> {
     const live = this.#live.get(runId);
     if (live) {
       if (live.userId !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
       return live;
     }
-    const row = this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId) as
+    const row = (await this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId)) as
       | { user_id: string; status: string }
       | undefined;
     if (row && row.user_id !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
@@ -194,7 +196,7 @@ export class Runs {
    * idempotent by `(runId, callId)`; `hold` says whether a call waiting on a person is answered
    * `{pending: true}` after `holdMs` (HTTP) or simply when it settles (the page's socket).
    */
-  invoke(
+  async invoke(
     userId: string,
     input: {
       runId: string;
@@ -206,8 +208,8 @@ export class Runs {
     },
     options: { hold?: boolean } = {},
   ): Promise<InvokeAnswer> {
-    const live = this.live(userId, input.runId);
-    if ("ok" in live) return Promise.resolve(live);
+    const live = await this.live(userId, input.runId);
+    if ("ok" in live) return live;
     const actor = input.actor ?? "agent";
     return this.held(live, {
       callId: input.callId,
@@ -239,24 +241,24 @@ export class Runs {
   }
 
   /** Renews the lease of every live row this process owns (runs, pending approvals, live jobs). */
-  renewLeases(): void {
+  async renewLeases(): Promise<void> {
     const until = Date.now() + this.config.leaseMs;
-    this.store.tx(() => {
-      this.store
+    await this.store.tx(async () => {
+      await this.store
         .sql("UPDATE runs SET lease_expires = ? WHERE lease_owner = ? AND status = 'running'")
         .run(until, this.config.owner);
-      this.store
+      await this.store
         .sql("UPDATE approvals SET lease_expires = ? WHERE lease_owner = ? AND status = 'pending'")
         .run(until, this.config.owner);
-      this.store
+      await this.store
         .sql("UPDATE jobs SET lease_expires = ? WHERE lease_owner = ? AND status IN ('queued', 'running')")
         .run(until, this.config.owner);
     });
   }
 
   /** Ends every live run (shutdown). */
-  endAll(): void {
-    for (const live of [...this.#live.values()]) this.end(live.userId, live.id, "ended");
+  async endAll(): Promise<void> {
+    for (const live of [...this.#live.values()]) await this.end(live.userId, live.id, "ended");
   }
 
   /** Runs of this widget's sessions live in this process (what its "actions in flight" limit counts). */
@@ -276,7 +278,9 @@ export class Runs {
   /** Cancels every live run of a widget's sessions (the widget was revoked); returns how many. */
   endForWidget(widgetId: string): number {
     const ended = [...this.#live.values()].filter((live) => live.widgetId === widgetId);
-    for (const live of ended) this.end(live.userId, live.id, "cancelled");
+    for (const live of ended) {
+      this.end(live.userId, live.id, "cancelled").catch((err: unknown) => this.logError("widget run end", err));
+    }
     return ended.length;
   }
 }

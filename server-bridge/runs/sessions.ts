@@ -44,7 +44,7 @@ export class Sessions {
     private readonly knownPacks: readonly string[],
   ) {}
 
-  create(
+  async create(
     userId: string,
     input: {
       mode?: Mode | undefined;
@@ -52,7 +52,7 @@ export class Sessions {
       packs?: string[] | undefined;
       widgetId?: string | undefined;
     },
-  ): SessionView {
+  ): Promise<SessionView> {
     const modules = input.modules ?? [...MODULE_NAMES];
     const unknownModule = modules.find((m) => !MODULE_NAMES.includes(m));
     if (unknownModule) {
@@ -79,7 +79,7 @@ export class Sessions {
       packs: JSON.stringify([...new Set(packs)]),
       widget_id: input.widgetId ?? null,
     };
-    this.store
+    await this.store
       .sql(
         "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, widget_id, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, @widget_id, ?)",
       )
@@ -88,19 +88,19 @@ export class Sessions {
   }
 
   /** The session if it is this user's; `unauthorized` otherwise (an unknown id looks the same). */
-  require(userId: string, sessionId: string): SessionRow {
-    const row = this.store.sql("SELECT * FROM sessions WHERE id = ?").get(sessionId) as SessionRow | undefined;
+  async require(userId: string, sessionId: string): Promise<SessionRow> {
+    const row = (await this.store.sql("SELECT * FROM sessions WHERE id = ?").get(sessionId)) as SessionRow | undefined;
     if (!row || row.user_id !== userId) {
       throw new CodedError({ code: "unauthorized", message: `Session "${sessionId}" does not exist or is not yours.` });
     }
     return row;
   }
 
-  view(userId: string, sessionId: string): SessionView {
-    return view(this.require(userId, sessionId));
+  async view(userId: string, sessionId: string): Promise<SessionView> {
+    return view(await this.require(userId, sessionId));
   }
 
-  /** `load()` once per event-loop turn for this key. */
+  /** `load()` once per event-loop turn for this key (the promise is shared). */
   #inTurn<T>(key: string, load: () => T): T {
     if (this.#turn.has(key)) return this.#turn.get(key) as T;
     const value = load();
@@ -109,43 +109,45 @@ export class Sessions {
     return value;
   }
 
-  mode(sessionId: string): Mode {
-    return this.#inTurn(`mode:${sessionId}`, () => {
-      const row = this.store.sql("SELECT mode FROM sessions WHERE id = ?").get(sessionId) as { mode: Mode } | undefined;
+  mode(sessionId: string): Promise<Mode> {
+    return this.#inTurn(`mode:${sessionId}`, async () => {
+      const row = (await this.store.sql("SELECT mode FROM sessions WHERE id = ?").get(sessionId)) as
+        | { mode: Mode }
+        | undefined;
       return row?.mode ?? "default";
     });
   }
 
-  setMode(userId: string, sessionId: string, mode: Mode): SessionView {
-    this.require(userId, sessionId);
+  async setMode(userId: string, sessionId: string, mode: Mode): Promise<SessionView> {
+    await this.require(userId, sessionId);
     this.#turn.clear();
-    this.store.sql("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
+    await this.store.sql("UPDATE sessions SET mode = ? WHERE id = ?").run(mode, sessionId);
     this.bus.publish(sessionId, { type: "mode_changed", mode });
     return this.view(userId, sessionId);
   }
 
-  allowed(sessionId: string): string[] {
-    return [...this.#allowedInTurn(sessionId)];
+  async allowed(sessionId: string): Promise<string[]> {
+    return [...(await this.#allowedInTurn(sessionId))];
   }
 
-  #allowedInTurn(sessionId: string): readonly string[] {
+  #allowedInTurn(sessionId: string): Promise<readonly string[]> {
     return this.#inTurn(`allowed:${sessionId}`, () => this.#allowedNow(sessionId));
   }
 
-  #allowedNow(sessionId: string): string[] {
-    const row = this.store.sql("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId) as
+  async #allowedNow(sessionId: string): Promise<string[]> {
+    const row = (await this.store.sql("SELECT allow_set FROM sessions WHERE id = ?").get(sessionId)) as
       | { allow_set: string }
       | undefined;
     return row ? (JSON.parse(row.allow_set) as string[]) : [];
   }
 
   /** Removes one name (or all when `capability` is absent) from the allow-set; returns what remains. */
-  revoke(userId: string, sessionId: string, capability?: string): string[] {
-    this.require(userId, sessionId);
+  async revoke(userId: string, sessionId: string, capability?: string): Promise<string[]> {
+    await this.require(userId, sessionId);
     this.#turn.clear();
-    const remaining = this.store.tx(() => {
-      const next = capability === undefined ? [] : this.#allowedNow(sessionId).filter((n) => n !== capability);
-      this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
+    const remaining = await this.store.tx(async () => {
+      const next = capability === undefined ? [] : (await this.#allowedNow(sessionId)).filter((n) => n !== capability);
+      await this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(next), sessionId);
       return next;
     });
     this.bus.publish(sessionId, { type: "allow_set_changed", allowed: remaining });
@@ -154,14 +156,16 @@ export class Sessions {
 
   allowSet(sessionId: string): AllowSet {
     return {
-      has: (name) => this.#allowedInTurn(sessionId).includes(name),
-      add: (name) => {
+      has: async (name) => (await this.#allowedInTurn(sessionId)).includes(name),
+      add: async (name) => {
         this.#turn.clear();
-        const next = this.store.tx(() => {
-          const current = this.#allowedNow(sessionId);
+        const next = await this.store.tx(async () => {
+          const current = await this.#allowedNow(sessionId);
           if (current.includes(name)) return current;
           const updated = [...current, name].sort();
-          this.store.sql("UPDATE sessions SET allow_set = ? WHERE id = ?").run(JSON.stringify(updated), sessionId);
+          await this.store
+            .sql("UPDATE sessions SET allow_set = ? WHERE id = ?")
+            .run(JSON.stringify(updated), sessionId);
           return updated;
         });
         this.bus.publish(sessionId, { type: "allow_set_changed", allowed: next });

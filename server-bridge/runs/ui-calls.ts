@@ -23,12 +23,12 @@ export class UiCalls {
   ) {}
 
   /** `run.authorize`: steps 1-6 for a call the page will apply; answers the validated args, encoded. */
-  authorize(
+  async authorize(
     userId: string,
     input: { runId: string; capability: string; args: unknown; callId: string; actor?: Actor | undefined },
     options: { hold?: boolean } = {},
   ): Promise<InvokeAnswer> {
-    const live = this.runs.live(userId, input.runId);
+    const live = await this.runs.live(userId, input.runId);
     if ("ok" in live) return Promise.resolve(live);
     const actor = input.actor ?? "agent";
     const started = Date.now();
@@ -67,8 +67,8 @@ export class UiCalls {
    * what runs). Once per call: asking again answers the same job. The job's node effects pass the
    * run's gate on their own; the call's outcome is still reported with `complete`.
    */
-  startJob(userId: string, input: { runId: string; callId: string }): InvokeResult {
-    const live = this.runs.live(userId, input.runId);
+  async startJob(userId: string, input: { runId: string; callId: string }): Promise<InvokeResult> {
+    const live = await this.runs.live(userId, input.runId);
     if ("ok" in live) return live;
     const authorization = live.authorized.get(input.callId);
     if (authorization?.capability !== "ui_run_workflow") {
@@ -80,8 +80,8 @@ export class UiCalls {
     try {
       const job =
         authorization.jobId === undefined
-          ? startWorkflowJob(live.run, authorization.args as WorkflowRunArgs, authorization.actor)
-          : engineOf(live.run).view(userId, authorization.jobId, { nodes: false, nodeOutputs: false });
+          ? await startWorkflowJob(live.run, authorization.args as WorkflowRunArgs, authorization.actor)
+          : await engineOf(live.run).view(userId, authorization.jobId, { nodes: false, nodeOutputs: false });
       authorization.jobId = job.job_id;
       return { ok: true, value: { job_id: job.job_id, status: job.status, progress: job.progress } };
     } catch (err) {
@@ -90,11 +90,11 @@ export class UiCalls {
   }
 
   /** `run.complete`: the page reports how an authorised `ui` call went; audited once. */
-  complete(
+  async complete(
     userId: string,
     input: { runId: string; callId: string; ok: boolean; error?: { code: ErrorCode; message: string } | undefined },
-  ): { recorded: true } | InvokeResult {
-    const live = this.runs.live(userId, input.runId);
+  ): Promise<{ recorded: true } | InvokeResult> {
+    const live = await this.runs.live(userId, input.runId);
     if ("ok" in live) return live;
     const authorization = live.authorized.get(input.callId);
     if (!authorization) {

@@ -53,47 +53,47 @@ export class WorkflowStore {
     );
   }
 
-  list(userId: string, opts: { limit: number; offset: number; query?: string | undefined }) {
-    const rows = this.store
+  async list(userId: string, opts: { limit: number; offset: number; query?: string | undefined }) {
+    const rows = (await this.store
       .sql(
         `SELECT id, name, description, version, updated_at FROM workflows
-         WHERE user_id = ? AND (? IS NULL OR instr(lower(name), lower(?)) > 0)
+         WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR instr(lower(name), lower(?)) > 0)
          ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
       )
-      .all(userId, opts.query ?? null, opts.query ?? null, opts.limit, opts.offset) as Omit<
+      .all(userId, opts.query ?? null, opts.query ?? null, opts.limit, opts.offset)) as Omit<
       Row,
       "graph" | "created_at"
     >[];
     return rows.map((row) => ({ ...row, updated_at: new Date(row.updated_at).toISOString() }));
   }
 
-  find(userId: string, id: string): Workflow | undefined {
-    const row = this.store.sql("SELECT * FROM workflows WHERE id = ? AND user_id = ?").get(id, userId) as
+  async find(userId: string, id: string): Promise<Workflow | undefined> {
+    const row = (await this.store.sql("SELECT * FROM workflows WHERE id = ? AND user_id = ?").get(id, userId)) as
       | Row
       | undefined;
     return row ? toWorkflow(row) : undefined;
   }
 
-  require(userId: string, id: string): Workflow {
-    const workflow = this.find(userId, id);
+  async require(userId: string, id: string): Promise<Workflow> {
+    const workflow = await this.find(userId, id);
     if (!workflow) throw notFound("workflow", id, NOT_FOUND_HINT);
     return workflow;
   }
 
-  create(userId: string, input: { name: string; description: string; graph: Graph }): Workflow {
+  async create(userId: string, input: { name: string; description: string; graph: Graph }): Promise<Workflow> {
     const at = Date.now();
     const id = newId("wf");
-    this.store
+    await this.store
       .sql(
         "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
       )
       .run(id, userId, input.name, input.description, toJsonText(input.graph, "graph"), at, at);
-    const created = this.require(userId, id);
+    const created = await this.require(userId, id);
     this.#announce("created", created);
     return created;
   }
 
-  update(
+  async update(
     userId: string,
     input: {
       workflow_id: string;
@@ -102,15 +102,15 @@ export class WorkflowStore {
       graph?: Graph | undefined;
       expected_version?: number | undefined;
     },
-  ): Workflow {
-    const updated = this.store.tx(() => {
-      const current = this.require(userId, input.workflow_id);
+  ): Promise<Workflow> {
+    const updated = await this.store.tx(async () => {
+      const current = await this.require(userId, input.workflow_id);
       if (input.expected_version !== undefined && input.expected_version !== current.version) {
         throw failed(
           `Version conflict on workflow "${current.id}": you expected version ${input.expected_version}, the stored one is ${current.version}. Read it again with workflows.get and reapply your change.`,
         );
       }
-      this.store
+      await this.store
         .sql(
           "UPDATE workflows SET name = ?, description = ?, graph = ?, version = version + 1, updated_at = ? WHERE id = ? AND user_id = ?",
         )
@@ -122,14 +122,14 @@ export class WorkflowStore {
           current.id,
           userId,
         );
-      return this.require(userId, current.id);
+      return await this.require(userId, current.id);
     });
     this.#announce("updated", updated);
     return updated;
   }
 
-  delete(userId: string, id: string): void {
-    const result = this.store.sql("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
+  async delete(userId: string, id: string): Promise<void> {
+    const result = await this.store.sql("DELETE FROM workflows WHERE id = ? AND user_id = ?").run(id, userId);
     if (result.changes === 0) throw notFound("workflow", id, NOT_FOUND_HINT);
     this.#announce("deleted", { id });
   }

@@ -21,28 +21,28 @@ export const agentRouter = router({
     return { configured: true as const, models: await models.list(), stepCap: ctx.app.config.agent.stepCap };
   }),
   threads: router({
-    list: authed.query(({ ctx }) => ({ threads: ctx.app.agent.threads.list(ctx.userId) })),
+    list: authed.query(async ({ ctx }) => ({ threads: await ctx.app.agent.threads.list(ctx.userId) })),
     create: authed
       .input(z.object({ title: z.string().max(200).optional() }).default({}))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.create(ctx.userId, input.title)),
-    get: authed.input(z.object({ threadId: Id })).query(({ ctx, input }) => ({
-      thread: ctx.app.agent.threads.require(ctx.userId, input.threadId),
-      messages: ctx.app.agent.threads.messages(ctx.userId, input.threadId),
+    get: authed.input(z.object({ threadId: Id })).query(async ({ ctx, input }) => ({
+      thread: await ctx.app.agent.threads.require(ctx.userId, input.threadId),
+      messages: await ctx.app.agent.threads.messages(ctx.userId, input.threadId),
     })),
     /** Stores tool results a request ended with (no model turn carried them); only tool results. */
     append: authed
       .input(z.object({ threadId: Id, messages: z.array(AgentMessage).max(60) }))
       .mutation(async ({ ctx, input }) => {
-        ctx.app.agent.threads.require(ctx.userId, input.threadId);
+        await ctx.app.agent.threads.require(ctx.userId, input.threadId);
         const results = input.messages.filter((message) => message.role === "tool");
         const resolved = await resolveImages(ctx.app, ctx.userId, results);
-        return { seqs: ctx.app.agent.threads.append(input.threadId, resolved) };
+        return { seqs: await ctx.app.agent.threads.append(input.threadId, resolved) };
       }),
     rename: authed
       .input(z.object({ threadId: Id, title: z.string().min(1).max(200) }))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.rename(ctx.userId, input.threadId, input.title)),
-    delete: authed.input(z.object({ threadId: Id })).mutation(({ ctx, input }) => {
-      ctx.app.agent.threads.delete(ctx.userId, input.threadId);
+    delete: authed.input(z.object({ threadId: Id })).mutation(async ({ ctx, input }) => {
+      await ctx.app.agent.threads.delete(ctx.userId, input.threadId);
       return { deleted: true };
     }),
   }),

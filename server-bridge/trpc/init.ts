@@ -97,7 +97,7 @@ export const authed = t.procedure
     const { caller } = ctx;
     if (!caller)
       throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first: open the URL `npm start` printed." });
-    if (caller.via === "widget") checkWidgetScope({ ...ctx, caller }, await getRawInput().catch(() => undefined));
+    if (caller.via === "widget") await checkWidgetScope({ ...ctx, caller }, await getRawInput().catch(() => undefined));
     return next({ ctx: { ...ctx, caller, userId: caller.user } });
   });
 

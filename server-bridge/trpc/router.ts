@@ -40,8 +40,8 @@ export const appRouter = router({
   widgets: widgetsRouter,
   auth: router({
     /** Signs this browser out: its login ends, and every socket it holds is closed. */
-    signOut: person.mutation(({ ctx }) => {
-      if (ctx.caller.via === "cookie" && ctx.caller.session) ctx.app.logins.end(ctx.caller.session);
+    signOut: person.mutation(async ({ ctx }) => {
+      if (ctx.caller.via === "cookie" && ctx.caller.session) await ctx.app.logins.end(ctx.caller.session);
       return { signedOut: true };
     }),
   }),
@@ -76,14 +76,14 @@ export const appRouter = router({
       checkWidgetMode(ctx, input.mode);
       return ctx.app.sessions.setMode(ctx.userId, input.sessionId, input.mode);
     }),
-    allowed: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
-      ctx.app.sessions.require(ctx.userId, input.sessionId);
-      return { allowed: ctx.app.sessions.allowed(input.sessionId) };
+    allowed: authed.input(z.object({ sessionId: Id })).query(async ({ ctx, input }) => {
+      await ctx.app.sessions.require(ctx.userId, input.sessionId);
+      return { allowed: await ctx.app.sessions.allowed(input.sessionId) };
     }),
     revoke: person
       .input(z.object({ sessionId: Id, capability: z.string().min(1).max(200).optional() }))
-      .mutation(({ ctx, input }) => ({
-        allowed: ctx.app.sessions.revoke(ctx.userId, input.sessionId, input.capability),
+      .mutation(async ({ ctx, input }) => ({
+        allowed: await ctx.app.sessions.revoke(ctx.userId, input.sessionId, input.capability),
       })),
     /**
      * The session's events, each `tracked()` with its id: a resubscription naming the last id it saw
@@ -92,14 +92,14 @@ export const appRouter = router({
     events: authed
       .input(z.object({ sessionId: Id, lastEventId: z.string().max(100).nullish() }))
       .subscription(async function* ({ ctx, input, signal }) {
-        ctx.app.sessions.require(ctx.userId, input.sessionId);
+        await ctx.app.sessions.require(ctx.userId, input.sessionId);
         const stop = signal ?? new AbortController().signal;
         // Listen first, then replay what is pending, so nothing falls between the two.
         // The user's channel too: workflow changes reach every session of the user.
         const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId, ctx.userId);
         const now = ctx.app.bus.lastId();
         const replayed = new Set<string>();
-        for (const approval of ctx.app.approvals.pending(input.sessionId)) {
+        for (const approval of await ctx.app.approvals.pending(input.sessionId)) {
           replayed.add(approval.approval_id);
           yield tracked(now, { type: "approval_requested", approval } satisfies SessionEvent);
         }
@@ -112,9 +112,9 @@ export const appRouter = router({
   run: router({
     start: authed
       .input(z.object({ sessionId: Id, editor: z.boolean().optional(), threadId: Id.optional() }))
-      .mutation(({ ctx, input }) => {
+      .mutation(async ({ ctx, input }) => {
         admitWidgetRun(ctx);
-        const run = ctx.app.runs.start(ctx.userId, input.sessionId, {
+        const run = await ctx.app.runs.start(ctx.userId, input.sessionId, {
           editor: input.editor ?? false,
           threadId: input.threadId,
         });
@@ -208,22 +208,22 @@ export const appRouter = router({
     respond: person
       .input(RespondInput)
       .mutation(({ ctx, input }) => ctx.app.approvals.respond(ctx.userId, input.approvalId, input.answer)),
-    pending: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
-      ctx.app.sessions.require(ctx.userId, input.sessionId);
-      return { approvals: ctx.app.approvals.pending(input.sessionId) };
+    pending: authed.input(z.object({ sessionId: Id })).query(async ({ ctx, input }) => {
+      await ctx.app.sessions.require(ctx.userId, input.sessionId);
+      return { approvals: await ctx.app.approvals.pending(input.sessionId) };
     }),
   }),
   jobs: router({
     /** The page's jobs list: the user's jobs, newest first, with workflow names and (small) outputs. */
     list: authed
       .input(z.object({ limit: z.number().int().min(1).max(100).default(30) }).default({ limit: 30 }))
-      .query(({ ctx, input }) => ({
-        jobs: toWire(ctx.app.jobs.list(ctx.userId, { limit: input.limit, outputs: true }), "result"),
+      .query(async ({ ctx, input }) => ({
+        jobs: toWire(await ctx.app.jobs.list(ctx.userId, { limit: input.limit, outputs: true }), "result"),
       })),
   }),
   catalog: router({
-    get: authed.input(z.object({ sessionId: Id })).query(({ ctx, input }) => {
-      const session = ctx.app.sessions.view(ctx.userId, input.sessionId);
+    get: authed.input(z.object({ sessionId: Id })).query(async ({ ctx, input }) => {
+      const session = await ctx.app.sessions.view(ctx.userId, input.sessionId);
       return {
         modules: describeModules(session.modules),
         packs: session.packs,

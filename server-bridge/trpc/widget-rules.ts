@@ -39,18 +39,18 @@ function unauthorized(message: string): CodedError {
 }
 
 /** Before any procedure of a widget caller: its credential still holds, and every id it names is its widget's. */
-export function checkWidgetScope(ctx: Ctx, raw: unknown): void {
+export async function checkWidgetScope(ctx: Ctx, raw: unknown): Promise<void> {
   const widget = ctx.caller.widget;
   if (ctx.caller.via !== "widget" || !widget) return;
   const credential = ctx.caller.session ?? "";
-  if (ctx.socket !== undefined && !ctx.app.widgets.stillValid([credential]).has(credential)) {
+  if (ctx.socket !== undefined && !(await ctx.app.widgets.stillValid([credential])).has(credential)) {
     throw unauthorized("This widget's credential was revoked or has expired. Reload the host page to open it again.");
   }
   if (typeof raw !== "object" || raw === null) return;
   for (const key of SCOPED) {
     const id = (raw as Record<string, unknown>)[key];
     if (typeof id !== "string") continue;
-    if (ctx.app.widgets.ownerOf(key, id) !== widget.id) {
+    if ((await ctx.app.widgets.ownerOf(key, id)) !== widget.id) {
       throw unauthorized(`${WHAT[key]} "${id}" does not exist or is not this widget's.`);
     }
   }

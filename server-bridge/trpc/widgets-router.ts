@@ -22,12 +22,12 @@ export const widgetsRouter = router({
         actAsOwner: z.boolean().optional(),
       }),
     )
-    .mutation(({ ctx, input }) => {
-      const { widget, mintKey } = ctx.app.widgets.add(ctx.userId, input);
+    .mutation(async ({ ctx, input }) => {
+      const { widget, mintKey } = await ctx.app.widgets.add(ctx.userId, input);
       return { widget, mintKey };
     }),
-  list: admin.query(({ ctx }) => ({ widgets: ctx.app.widgets.list(ctx.userId) })),
-  revoke: admin.input(z.object({ widgetId: z.string().min(1).max(200) })).mutation(({ ctx, input }) => ({
-    revoked: ctx.app.widgets.revoke(ctx.userId, input.widgetId),
+  list: admin.query(async ({ ctx }) => ({ widgets: await ctx.app.widgets.list(ctx.userId) })),
+  revoke: admin.input(z.object({ widgetId: z.string().min(1).max(200) })).mutation(async ({ ctx, input }) => ({
+    revoked: await ctx.app.widgets.revoke(ctx.userId, input.widgetId),
   })),
 });

@@ -44,8 +44,8 @@ export interface Approver {
 }
 
 export interface AllowSet {
-  has(capability: string): boolean;
-  add(capability: string): void;
+  has(capability: string): boolean | Promise<boolean>;
+  add(capability: string): void | Promise<void>;
 }
 
 export type MonitorVerdict = { allow: true } | { allow: false; reason: string };

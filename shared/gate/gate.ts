@@ -3,7 +3,8 @@ import type { Mode } from "../capabilities/types.ts";
 import type { AllowSet, Approver, Monitor } from "./approvals.ts";
 
 export interface Gate {
-  mode(): Mode;
+  /** Read once per call: a server reads its store (so a person's change applies to the next call). */
+  mode(): Mode | Promise<Mode>;
   readonly allowSet: AllowSet;
   readonly approver: Approver;
   readonly monitor?: Monitor;

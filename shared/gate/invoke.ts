@@ -211,7 +211,7 @@ async function ladder<TServices>(
   }
 
   // 4. Decide.
-  decision = decide(run.gate.mode(), spec.category, actor);
+  decision = decide(await run.gate.mode(), spec.category, actor);
   if (decision === "block") {
     return fail(
       "blocked_in_plan_mode",
@@ -222,7 +222,7 @@ async function ladder<TServices>(
   // 5. Ask, unless the session already allows this name (or this name for this scope).
   if (decision === "ask") {
     const allowKey = allowSetKey(spec, args);
-    if (run.gate.allowSet.has(allowKey)) {
+    if (await run.gate.allowSet.has(allowKey)) {
       decision = "allowed_by_session";
     } else {
       const askStarted = performance.now();
@@ -377,7 +377,7 @@ async function ask(
           outcome.reason ?? `The user denied ${spec.name}. Do not retry it unchanged; ask the user or try another way.`,
       };
     }
-    if (outcome.answer === "allow_for_session") gate.allowSet.add(allowKey);
+    if (outcome.answer === "allow_for_session") await gate.allowSet.add(allowKey);
     return { kind: "allow" };
   } finally {
     clearTimeout(timer);

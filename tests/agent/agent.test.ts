@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../server-bridge/config.ts";
 import type { ModelEvent } from "../../shared/agent/messages.ts";
+import { storeEnv } from "../support/database.ts";
 import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, type TestServer, tempDir } from "../support/server.ts";
 import { socketClient } from "../support/sockets.ts";
@@ -90,7 +91,10 @@ describe("the agent on the server", () => {
           "--mode",
           "auto",
         ],
-        { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } },
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...(await storeEnv(dataDir)), OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY },
+        },
       );
       let stdout = "";
       let stderr = "";
@@ -110,9 +114,9 @@ describe("the agent on the server", () => {
       await using server = await startTestServer({}, dataDir);
       const listed = await server.app.agent.threads.list("local");
       expect(listed).toHaveLength(1);
-      const stored = server.app.agent.threads.messages("local", listed[0]?.id ?? "").map((m) => m.message.role);
+      const stored = (await server.app.agent.threads.messages("local", listed[0]?.id ?? "")).map((m) => m.message.role);
       expect(stored).toEqual(["user", "assistant", "tool", "assistant"]);
-      expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
+      expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -137,7 +141,7 @@ describe("the agent on the server", () => {
     expect(text([...before, ...after])).toBe("one two three four five six seven eight");
     expect(after.at(-1)?.event).toEqual({ type: "done", stop: "end" });
     expect(fake.requests).toHaveLength(1);
-    const messages = server.app.agent.threads.messages("local", threadId);
+    const messages = await server.app.agent.threads.messages("local", threadId);
     expect(messages.map((m) => m.message)).toMatchObject([
       { role: "user" },
       { role: "assistant", text: "one two three four five six seven eight" },
@@ -197,7 +201,7 @@ describe("the agent on the server", () => {
     await expect.poll(() => fake.requests.length).toBe(2);
     expect(await client.api.agent.stop.mutate({ requestId: "t3" })).toEqual({ stopped: true });
     expect((await stopping).at(-1)?.event).toMatchObject({ type: "error", code: "cancelled" });
-    const stored = server.app.agent.threads.messages("local", other).map((m) => m.message);
+    const stored = (await server.app.agent.threads.messages("local", other)).map((m) => m.message);
     expect(stored.at(-1)).toMatchObject({ role: "assistant", interrupted: true });
   });
 
@@ -227,7 +231,7 @@ describe("the agent on the server", () => {
       answered,
       await client.api.agent.status.query(),
       await client.api.agent.threads.get.query({ threadId: id }),
-      server.app.store.db.prepare("SELECT body FROM agent_messages").all(),
+      await server.app.store.sql("SELECT body FROM agent_messages").all(),
       logs,
     ]);
     expect(everything).not.toContain(KEY);

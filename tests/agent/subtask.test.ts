@@ -31,7 +31,7 @@ describe("the agent's capabilities", () => {
   it("lists the configured models, and says what to set when there are none", async () => {
     await using fake = await startFakeOpenAI();
     await using server = await startTestServer({ agent: agent(fake) });
-    const local = openLocalRun(server.app, { mode: "auto" });
+    const local = await openLocalRun(server.app, { mode: "auto" });
     const listed = await local.live.run.invoke("list_models", {});
     expect(listed).toMatchObject({
       ok: true,
@@ -43,10 +43,10 @@ describe("the agent's capabilities", () => {
         ],
       },
     });
-    local.end();
+    await local.end();
 
     await using bare = await startTestServer({ agent: agent() });
-    const none = openLocalRun(bare.app, { mode: "auto" });
+    const none = await openLocalRun(bare.app, { mode: "auto" });
     expect(await none.live.run.invoke("list_models", {})).toMatchObject({
       ok: true,
       value: { configured: false, models: [], hint: expect.stringContaining("OPENAI_BASE_URL") },
@@ -55,24 +55,24 @@ describe("the agent's capabilities", () => {
       ok: false,
       error: { code: "capability_unavailable" },
     });
-    none.end();
+    await none.end();
   });
 
   it("runs a child agent through the parent's gate: its write asks the same approver, and its answer comes back", async () => {
     await using fake = await startFakeOpenAI({ script: [act(CREATE), { text: "Made the workflow." }] });
     await using server = await startTestServer({ agent: agent(fake) });
     const approver = new ScriptedApprover("allow");
-    const local = openLocalRun(server.app, { mode: "default", approver });
+    const local = await openLocalRun(server.app, { mode: "default", approver });
     const result = await local.live.run.invoke("run_subtask", { task: "make a workflow", steps: 3 });
     expect(result).toMatchObject({ ok: true, value: { status: "final", answer: "Made the workflow.", steps: 1 } });
     // The child's credit reached the call's answer (the parent's deadline does not count it).
     expect(result.waited_ms).toBeGreaterThan(0);
     expect(approver.asked.map((r) => r.capability)).toEqual(["run_subtask", "create_workflow"]);
-    expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "from the child" }]);
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "from the child" }]);
     const threadId = result.ok ? (result.value as { thread_id: string }).thread_id : "";
-    const child = server.app.agent.threads.messages("local", threadId).map((m) => m.message.role);
+    const child = (await server.app.agent.threads.messages("local", threadId)).map((m) => m.message.role);
     expect(child).toEqual(["user", "assistant", "tool", "assistant"]);
-    local.end();
+    await local.end();
   });
 
   it("counts the child's tokens in the budget of the conversation that started it", async () => {
@@ -85,15 +85,15 @@ describe("the agent's capabilities", () => {
     });
     await using server = await startTestServer({ agent: { ...agent(fake), threadTokens: 700 } });
     const threads = server.app.agent.threads;
-    const parent = threads.create("local", "the parent");
-    const local = openLocalRun(server.app, { mode: "auto", threadId: parent.id });
+    const parent = await threads.create("local", "the parent");
+    const local = await openLocalRun(server.app, { mode: "auto", threadId: parent.id });
     const result = await local.live.run.invoke("run_subtask", { task: "count", steps: 3 });
     expect(result).toMatchObject({
       ok: true,
       value: { status: "final", usage: { input_tokens: 700, output_tokens: 30 } },
     });
-    expect(threads.require("local", parent.id).usage).toEqual({ input_tokens: 700, output_tokens: 30 });
-    expect(threads.usedToday("local")).toBe(730);
+    expect((await threads.require("local", parent.id)).usage).toEqual({ input_tokens: 700, output_tokens: 30 });
+    expect(await threads.usedToday("local")).toBe(730);
 
     // The parent's conversation is near its budget now: a second child stops at its first turn, unasked.
     const again = await local.live.run.invoke("run_subtask", { task: "count again", steps: 3 });
@@ -101,7 +101,7 @@ describe("the agent's capabilities", () => {
       ok: true,
       value: { status: "failed", answer: expect.stringContaining("AGENT_THREAD_TOKENS") },
     });
-    local.end();
+    await local.end();
     expect(fake.requests).toHaveLength(2);
   });
 
@@ -116,26 +116,26 @@ describe("the agent's capabilities", () => {
       ],
     });
     await using server = await startTestServer({ agent: agent(fake) });
-    const local = openLocalRun(server.app, { mode: "auto" });
+    const local = await openLocalRun(server.app, { mode: "auto" });
     const result = await local.live.run.invoke("run_subtask", { task: "try things", read_only: true });
     expect(result).toMatchObject({ ok: true, value: { status: "final", steps: 2 } });
     const threadId = result.ok ? (result.value as { thread_id: string }).thread_id : "";
-    const observations = server.app.agent.threads
-      .messages("local", threadId)
-      .flatMap((m) => (m.message.role === "tool" && m.message.observation ? [m.message.observation] : []));
+    const observations = (await server.app.agent.threads.messages("local", threadId)).flatMap((m) =>
+      m.message.role === "tool" && m.message.observation ? [m.message.observation] : [],
+    );
     expect(observations.map((o) => o.error?.code)).toEqual(["blocked_in_plan_mode", "import_refused"]);
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
-    local.end();
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    await local.end();
   });
 
   it("stops the child when the parent's run ends", async () => {
     await using fake = await startFakeOpenAI({ script: [act("while (true) {}"), { text: "never" }] });
     await using server = await startTestServer({ agent: agent(fake) });
-    const local = openLocalRun(server.app, { mode: "auto" });
+    const local = await openLocalRun(server.app, { mode: "auto" });
     const pending = local.live.run.invoke("run_subtask", { task: "spin" });
     await expect.poll(() => fake.requests.length, { timeout: 20_000 }).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    local.end();
+    await local.end();
     const result = await pending;
     expect(result.ok ? (result.value as { status: string }).status : result.error.code).toMatch(/stopped|run_ended/);
     expect(fake.requests).toHaveLength(1);

@@ -150,10 +150,10 @@ describe("assets: save, get, list, delete through capabilities", () => {
     await using server = await startTestServer();
     const { call } = await openRun(server, "auto");
     const mine = answerValue<AssetOut>(await call(ASSETS, "save", ["mine.txt", "private"]));
-    const other = server.app.credentials.addUser("other");
-    const live = server.app.runs.start(
+    const other = await server.app.credentials.addUser("other");
+    const live = await server.app.runs.start(
       other.userId,
-      server.app.sessions.create(other.userId, { mode: "auto" }).sessionId,
+      (await server.app.sessions.create(other.userId, { mode: "auto" })).sessionId,
     );
     const theirs = await live.run.invoke("get_asset", { asset_id: mine.id });
     expect(theirs).toMatchObject({ ok: false, error: { code: "capability_failed" } });
@@ -188,13 +188,13 @@ describe("assets: save, get, list, delete through capabilities", () => {
 
     const approver = new ScriptedApprover("deny");
     const asked = approver.asked;
-    const local = openLocalRun(server.app, { mode: "default", approver });
+    const local = await openLocalRun(server.app, { mode: "default", approver });
     const denied = await local.live.run.invoke("save_asset", { name: "a.txt", content: "x" });
     expect(denied).toMatchObject({ ok: false, error: { code: "permission_denied" } });
     expect(asked.map((r) => [r.capability, r.category, r.message])).toEqual([
       ["save_asset", "write", 'Save asset "a.txt"'],
     ]);
     expect(await local.live.run.invoke("list_assets", {})).toMatchObject({ ok: true, value: { count: 0 } });
-    local.end();
+    await local.end();
   });
 });

@@ -107,7 +107,7 @@ describe("collections", () => {
 
     expect(await call(COLLECTIONS, "delete", ["notes"])).toMatchObject({ ok: true });
     expect(errorOf(await call(COLLECTIONS, "query", ["notes", "giraffes"])).message).toMatch(/no collection "notes"/);
-    const left = server.app.store.db.prepare("SELECT count(*) AS n FROM collection_chunks").get() as { n: number };
+    const left = (await server.app.store.sql("SELECT count(*) AS n FROM collection_chunks").get()) as { n: number };
     expect(left.n).toBe(0);
   });
 
@@ -116,10 +116,10 @@ describe("collections", () => {
     const { call } = await openRun(server, "auto");
     await call(COLLECTIONS, "create", ["mine"]);
     await call(COLLECTIONS, "index", ["mine", { documents: [{ text: "private words" }] }]);
-    const other = server.app.credentials.addUser("other");
-    const live = server.app.runs.start(
+    const other = await server.app.credentials.addUser("other");
+    const live = await server.app.runs.start(
       other.userId,
-      server.app.sessions.create(other.userId, { mode: "auto" }).sessionId,
+      (await server.app.sessions.create(other.userId, { mode: "auto" })).sessionId,
     );
     expect(await live.run.invoke("list_collections", {})).toMatchObject({ ok: true, value: { collections: [] } });
     expect(await live.run.invoke("query_collection", { collection: "mine", query: "private" })).toMatchObject({

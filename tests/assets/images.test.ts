@@ -198,13 +198,13 @@ describe("image nodes", () => {
     const source = answerValue<Saved>(await seed.call(ASSETS, "save", ["s.png", { $bytes: b64(await png(4, 4)) }]));
     const approver = new ScriptedApprover((request) => (request.capability === "save_asset" ? "deny" : "allow"));
     const asked = approver.asked;
-    const local = openLocalRun(server.app, { mode: "default", approver });
+    const local = await openLocalRun(server.app, { mode: "default", approver });
     // A direct invoke passes host values: the reference is an AssetRef (as the wire form decodes to).
     const graph = { nodes: [node("g", "image.grayscale", { image: new AssetRef(source.id) })], edges: [] };
     const result = await local.live.run.invoke("run_workflow", { graph, wait_ms: 50_000 });
     expect(result).toMatchObject({ ok: true, value: { status: "failed", error: { code: "permission_denied" } } });
     expect(asked.map((r) => r.capability)).toEqual(["run_workflow", "save_asset"]);
     expect(asked[0]?.message).toContain("write (save_asset, from image.grayscale)");
-    local.end();
+    await local.end();
   });
 });

@@ -72,7 +72,7 @@ describe("serving assets", () => {
   it("answers 404 alike for another user's asset and a missing one, and 401 without credentials", async () => {
     await using server = await startTestServer();
     const id = await save(server, { name: "secret.png", content: { $bytes: b64(await png(2, 2)) } });
-    const other = server.app.credentials.addUser("other");
+    const other = await server.app.credentials.addUser("other");
 
     const foreign = await get(server, id, bearer(other.token));
     const missing = await get(server, `ast_${"0".repeat(32)}`, bearer(other.token));

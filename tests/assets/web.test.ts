@@ -171,7 +171,7 @@ describe("gate parity: http_request (external)", () => {
     expect(loop.seen).toHaveLength(2);
     expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(2);
 
-    expect(auditedDecisions(server, runId, "http_request")).toEqual([
+    expect(await auditedDecisions(server, runId, "http_request")).toEqual([
       { decision: "block", outcome: "blocked_in_plan_mode" },
       { decision: "ask", outcome: "permission_denied" },
       { decision: "ask", outcome: "ok" },
@@ -191,13 +191,13 @@ describe("gate parity: http_request (external)", () => {
     // In default mode the prompt for run_workflow names the external effect; denying it sends nothing.
     const approver = new ScriptedApprover("deny");
     const asked = approver.asked;
-    const local = openLocalRun(server.app, { mode: "default", approver });
+    const local = await openLocalRun(server.app, { mode: "default", approver });
     expect(await local.live.run.invoke("run_workflow", { graph })).toMatchObject({
       ok: false,
       error: { code: "permission_denied" },
     });
     expect(asked[0]?.message).toContain("external (http_request, from http.request)");
-    local.end();
+    await local.end();
     expect(loop.seen).toHaveLength(1);
   });
 });

@@ -75,7 +75,7 @@ describe("the agent in the panel", () => {
     // The second turn carried the observation of the action.
     expect(JSON.stringify(fake.requests[1])).toContain('\\"result\\":\\"Demo\\"');
     expect(app.problems).toEqual([]);
-    expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
 
     // A reload shows the conversation as it was, with its tokens.
     await page.reload();
@@ -119,14 +119,14 @@ export default (await workflows.create({ name: "Child" })).name;`;
     await expect.poll(() => progress.textContent()).toBe("Subtask step 1 of 2: Make Child");
     await approval.getByRole("button", { name: "Allow once" }).click();
     await conversation(page).getByText("The subtask made Child.").waitFor();
-    const rows = server.app.store.db
-      .prepare("SELECT title, input_tokens, output_tokens FROM agent_threads ORDER BY created_at")
-      .all() as { title: string; input_tokens: number; output_tokens: number }[];
+    const rows = (await server.app.store
+      .sql("SELECT title, input_tokens, output_tokens FROM agent_threads ORDER BY created_at")
+      .all()) as { title: string; input_tokens: number; output_tokens: number }[];
     expect(rows).toMatchObject([
       { title: "delegate it", input_tokens: 1030, output_tokens: 57 },
       { title: "Subtask: make Child", input_tokens: 1000, output_tokens: 50 },
     ]);
-    expect(server.app.store.db.prepare("SELECT name FROM workflows").all()).toEqual([{ name: "Child" }]);
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Child" }]);
     expect(app.problems).toEqual([]);
   });
 

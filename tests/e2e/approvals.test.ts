@@ -6,8 +6,8 @@ const CREATE = (name: string) => `import { workflows } from "@nodetool-ai/sandbo
 const w = await workflows.create({ name: ${JSON.stringify(name)}, _message: "I need a workflow" });
 export default w.name;`;
 
-const count = (app: Awaited<ReturnType<typeof openApp>>) =>
-  (app.server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get() as { n: number }).n;
+const count = async (app: Awaited<ReturnType<typeof openApp>>) =>
+  ((await app.server.app.store.sql("SELECT count(*) AS n FROM workflows").get()) as { n: number }).n;
 
 describe("approvals in the agent panel", () => {
   it("asks in default mode: allow once, deny, allow for session (that name only), plan blocks, auto runs", async () => {
@@ -24,12 +24,12 @@ describe("approvals in the agent panel", () => {
     await page.waitForTimeout(900);
     await ask.getByRole("button", { name: "Allow once" }).click();
     expect(await finished(page)).toContain('"first"');
-    expect(count(app)).toBe(1);
+    expect(await count(app)).toBe(1);
 
     await runAction(page, CREATE("second"));
     await dialog(page).getByRole("button", { name: "Deny" }).click();
     expect(await finished(page)).toContain("permission_denied");
-    expect(count(app)).toBe(1);
+    expect(await count(app)).toBe(1);
 
     await runAction(page, CREATE("third"));
     await dialog(page).getByRole("button", { name: "Allow for session" }).click();
@@ -46,7 +46,7 @@ export default "done";`,
     );
     await dialog(page).waitFor();
     expect(await dialog(page).textContent()).toContain("delete_workflow");
-    expect(count(app)).toBe(3);
+    expect(await count(app)).toBe(3);
     await dialog(page).getByRole("button", { name: "Allow once" }).click();
     expect(await finished(page)).toContain('"done"');
 
@@ -62,10 +62,10 @@ export default "done";`,
     // The allow-set entry can be revoked from the page.
     await page.getByRole("button", { name: "Revoke create_workflow" }).click();
     await expect
-      .poll(() =>
+      .poll(async () =>
         app.server.app.sessions.allowed(
-          app.server.app.store.db.prepare("SELECT id FROM sessions").get()
-            ? (app.server.app.store.db.prepare("SELECT id FROM sessions").get() as { id: string }).id
+          (await app.server.app.store.sql("SELECT id FROM sessions").get())
+            ? ((await app.server.app.store.sql("SELECT id FROM sessions").get()) as { id: string }).id
             : "",
         ),
       )
@@ -119,12 +119,12 @@ export default [a.status, b.status];`,
     await page.reload();
     await dialog(page).waitFor();
     expect(await dialog(page).textContent()).toContain("across reload");
-    expect(count(app)).toBe(0);
+    expect(await count(app)).toBe(0);
     await dialog(page).getByRole("button", { name: "Deny" }).click();
     await expect
-      .poll(() => app.server.app.store.db.prepare("SELECT status FROM approvals").all())
+      .poll(async () => await app.server.app.store.sql("SELECT status FROM approvals").all())
       .toEqual([{ status: "deny" }]);
-    expect(count(app)).toBe(0);
+    expect(await count(app)).toBe(0);
     // History survived the reload.
     await page.getByRole("tab", { name: "History" }).click();
     expect(await page.getByRole("region", { name: "History" }).getByRole("listitem").first().textContent()).toContain(

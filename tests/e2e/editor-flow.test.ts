@@ -121,10 +121,10 @@ export default done.applied;`,
     expect(await edges(page).count()).toBe(3);
 
     // Nothing the person did asked for approval; the run's effects and edits were the user's.
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
-    server.app.audit.flush();
-    const acts = server.app.store.db
-      .prepare("SELECT DISTINCT capability FROM audit WHERE actor = 'user' ORDER BY capability")
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+    await server.app.audit.flush();
+    const acts = await server.app.store
+      .sql("SELECT DISTINCT capability FROM audit WHERE actor = 'user' ORDER BY capability")
       .all();
     expect(acts).toEqual(
       expect.arrayContaining([{ capability: "ui_run_workflow" }, { capability: "ui_update_node_data" }]),

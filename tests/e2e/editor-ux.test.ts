@@ -200,7 +200,9 @@ export default "deleted";`,
     await gone.getByRole("button", { name: "Save as a new workflow" }).click();
     await expect.poll(() => picker.locator("option").allTextContents()).toContain("Listed");
     await gone.waitFor({ state: "detached" });
-    const stored = app.server.app.store.db.prepare("SELECT name, graph FROM workflows WHERE name = 'Listed'").all() as {
+    const stored = (await app.server.app.store
+      .sql("SELECT name, graph FROM workflows WHERE name = 'Listed'")
+      .all()) as {
       graph: string;
     }[];
     expect(stored.map((w) => JSON.parse(w.graph).nodes.map((n: { type: string }) => n.type))).toEqual([
@@ -228,9 +230,11 @@ export default "deleted";`,
     await page.getByRole("status", { name: "Save memory: done" }).waitFor();
     // The second run does not ask again, and neither run prompted for the write.
     await page.getByRole("button", { name: "Run workflow" }).click();
-    await expect.poll(() => server.app.store.db.prepare("SELECT count(*) AS n FROM memories").get()).toEqual({ n: 2 });
+    await expect
+      .poll(async () => await server.app.store.sql("SELECT count(*) AS n FROM memories").get())
+      .toEqual({ n: 2 });
     expect(await confirm.count()).toBe(0);
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
 
     // A long job, cancelled from the editor.
     await addNode(page, "delay", "control.delay");
@@ -243,7 +247,7 @@ export default "deleted";`,
     await page.getByRole("toolbar", { name: "Workflow" }).getByRole("button", { name: "Cancel" }).click();
     await page.getByRole("status", { name: /Delay: (cancelled|skipped)/ }).waitFor();
     await expect
-      .poll(() => server.app.store.db.prepare("SELECT status FROM jobs ORDER BY created_at DESC LIMIT 1").get())
+      .poll(async () => await server.app.store.sql("SELECT status FROM jobs ORDER BY created_at DESC LIMIT 1").get())
       .toEqual({ status: "cancelled" });
     expect(app.problems).toEqual([]);
   });

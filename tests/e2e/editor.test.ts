@@ -44,7 +44,7 @@ describe("the workflow editor, by hand", () => {
     // "Saved." is a short notice, not a lasting banner.
     await page.getByRole("status").getByText("Saved.").waitFor();
     await expect.poll(() => page.getByText("Saved.").count(), { timeout: 8000 }).toBe(0);
-    const stored = server.app.store.db.prepare("SELECT graph FROM workflows WHERE name = 'Hand made'").get() as {
+    const stored = (await server.app.store.sql("SELECT graph FROM workflows WHERE name = 'Hand made'").get()) as {
       graph: string;
     };
     const graph = JSON.parse(stored.graph) as { nodes: { id: string; position: { x: number } }[]; edges: unknown[] };
@@ -58,10 +58,10 @@ describe("the workflow editor, by hand", () => {
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
 
     // The person's own edits were never prompted, and were audited as the user's.
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
-    server.app.audit.flush();
-    const acts = server.app.store.db
-      .prepare("SELECT DISTINCT capability FROM audit WHERE actor = 'user' ORDER BY capability")
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+    await server.app.audit.flush();
+    const acts = await server.app.store
+      .sql("SELECT DISTINCT capability FROM audit WHERE actor = 'user' ORDER BY capability")
       .all();
     expect(acts).toEqual(
       expect.arrayContaining([
@@ -93,7 +93,7 @@ describe("the workflow editor, by hand", () => {
     await addFromPalette(page, "json", "constant.json");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("changed elsewhere").waitFor();
-    const stored = app.server.app.store.db.prepare("SELECT version FROM workflows WHERE name = 'Shared'").get();
+    const stored = await app.server.app.store.sql("SELECT version FROM workflows WHERE name = 'Shared'").get();
     expect(stored).toEqual({ version: 2 });
     await page.getByRole("button", { name: "Reload" }).click();
     await page.getByText("Shared · version 2").waitFor();

@@ -33,7 +33,7 @@ describe("signing in from the browser", () => {
     expect(await mode.inputValue()).toBe("default");
     await mode.selectOption("plan");
     await expect
-      .poll(() => app.server.app.store.db.prepare("SELECT mode FROM sessions").all(), { timeout: 15_000 })
+      .poll(async () => await app.server.app.store.sql("SELECT mode FROM sessions").all(), { timeout: 15_000 })
       .toEqual([{ mode: "plan" }]);
   });
 });

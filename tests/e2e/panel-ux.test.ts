@@ -45,7 +45,7 @@ export default "saved";`,
     await expect
       .poll(() => page.getByRole("button", { name: "Run", exact: true }).evaluate((b) => b === document.activeElement))
       .toBe(true);
-    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
+    expect(await app.server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
   });
 
   it("shows flat rows as a table and other JSON as a collapsible tree; History restores and clears", async () => {

@@ -34,9 +34,9 @@ describe("gate parity through the browser", () => {
     await using app = await openApp();
     const { page, server } = app;
     await page.getByLabel("Mode", { exact: true }).waitFor();
-    const sessionId = (server.app.store.db.prepare("SELECT id FROM sessions").get() as { id: string }).id;
-    const seed = server.app.sessions.create("local", { mode: "auto" });
-    const seeded = server.app.runs.start("local", seed.sessionId);
+    const sessionId = ((await server.app.store.sql("SELECT id FROM sessions").get()) as { id: string }).id;
+    const seed = await server.app.sessions.create("local", { mode: "auto" });
+    const seeded = await server.app.runs.start("local", seed.sessionId);
     const made = await seeded.run.invoke("create_workflow", { name: "canary" });
     const workflowId = (made as { value: { id: string } }).value.id;
 
@@ -47,7 +47,7 @@ describe("gate parity through the browser", () => {
         // Through the browser.
         await page.getByLabel("Mode", { exact: true }).selectOption(step.mode);
         await expect.poll(() => server.app.sessions.mode(sessionId)).toBe(step.mode);
-        const before = (server.app.store.db.prepare("SELECT count(*) AS n FROM approvals").get() as { n: number }).n;
+        const before = ((await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()) as { n: number }).n;
         await runAction(
           page,
           `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
@@ -59,7 +59,7 @@ export default outcome;`,
           await dialog(page).getByRole("button", { name: BUTTON[step.answer] }).click();
         const text = await finished(page);
         const browserOutcome = text.match(/outcome:(\w+)/)?.[1] ?? text;
-        const rows = server.app.store.db.prepare("SELECT request FROM approvals ORDER BY created_at").all() as {
+        const rows = (await server.app.store.sql("SELECT request FROM approvals ORDER BY created_at").all()) as {
           request: string;
         }[];
         const browser: Transcript = {
@@ -70,8 +70,8 @@ export default outcome;`,
         // Direct invoke with a scripted approver answering the same.
         const approver = new ScriptedApprover(step.answer ?? "deny");
         const asked = approver.asked;
-        const direct = server.app.sessions.create("local", { mode: step.mode });
-        const live = server.app.runs.start("local", direct.sessionId, {
+        const direct = await server.app.sessions.create("local", { mode: step.mode });
+        const live = await server.app.runs.start("local", direct.sessionId, {
           gate: {
             mode: () => step.mode,
             allowSet: server.app.sessions.allowSet(direct.sessionId),

@@ -64,10 +64,10 @@ export default { small: job.outputs.small, width: small.width, height: small.hei
       await img.waitFor();
       await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(16);
       // All persisted: two image assets, one workflow, one completed job, a collection.
-      const db = server.app.store.db;
-      expect(db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 1 });
-      expect((db.prepare("SELECT count(*) AS n FROM assets").get() as { n: number }).n).toBe(2);
-      expect(db.prepare("SELECT status FROM jobs").all()).toEqual([{ status: "completed" }]);
+      const { store } = server.app;
+      expect(await store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 1 });
+      expect(((await store.sql("SELECT count(*) AS n FROM assets").get()) as { n: number }).n).toBe(2);
+      expect(await store.sql("SELECT status FROM jobs").all()).toEqual([{ status: "completed" }]);
     } finally {
       origin.close();
     }

@@ -39,7 +39,7 @@ describe("actions in the page's Web Worker", () => {
     const text = await finished(page);
     expect(text).toContain("cancelled");
     expect(text).toContain("before it started");
-    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    expect(await app.server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
     await unhold();
     await runAction(page, 'export default "next";');
     expect(await finished(page)).toContain("next");
@@ -57,8 +57,8 @@ describe("actions in the page's Web Worker", () => {
     expect(text).toContain("@nodetool-ai/sandbox-nodetool/workflow");
     expect(text).toContain("line 1");
     expect(text).not.toContain("ran");
-    app.server.app.audit.flush();
-    expect(app.server.app.store.db.prepare("SELECT count(*) AS n FROM audit WHERE actor = 'agent'").get()).toEqual({
+    await app.server.app.audit.flush();
+    expect(await app.server.app.store.sql("SELECT count(*) AS n FROM audit WHERE actor = 'agent'").get()).toEqual({
       n: 0,
     });
   });

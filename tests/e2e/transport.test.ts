@@ -32,7 +32,9 @@ for (let i = 0; i < 24; i++) seen.push((await workflows.list({ limit: 1 })).coun
 export default { made: name, reads: seen.length };`,
       );
       await expect
-        .poll(() => server.app.store.db.prepare("SELECT count(*) AS n FROM approvals WHERE status = 'pending'").get())
+        .poll(
+          async () => await server.app.store.sql("SELECT count(*) AS n FROM approvals WHERE status = 'pending'").get(),
+        )
         .toEqual({ n: 1 });
       // The server drops the page's socket (no close frame) while the write waits for the person.
       expect(server.sockets.closeFor({ userId: "local" }, "cut", true)).toBeGreaterThan(0);
@@ -43,9 +45,9 @@ export default { made: name, reads: seen.length };`,
       expect(sockets.length).toBeGreaterThanOrEqual(2);
       // Every call went over the socket, none over HTTP.
       expect(posts).toEqual([]);
-      server.app.audit.flush();
-      const audited = server.app.store.db
-        .prepare(
+      await server.app.audit.flush();
+      const audited = await server.app.store
+        .sql(
           "SELECT capability, count(*) AS n FROM audit WHERE actor = 'agent' GROUP BY capability ORDER BY capability",
         )
         .all();
@@ -54,7 +56,7 @@ export default { made: name, reads: seen.length };`,
         { capability: "list_workflows", n: 49 },
       ]);
       expect(
-        server.app.store.db.prepare("SELECT count(*) AS n FROM workflows WHERE name = 'across the cut'").get(),
+        await server.app.store.sql("SELECT count(*) AS n FROM workflows WHERE name = 'across the cut'").get(),
       ).toEqual({
         n: 1,
       });

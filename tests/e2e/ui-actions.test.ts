@@ -22,9 +22,9 @@ describe("an action edits the open workflow through ui", () => {
     await page.locator('.react-flow__node[data-id="len"]').waitFor();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
     // Unsaved until Save: the stored workflow is still empty.
-    const stored = () =>
-      JSON.parse((server.app.store.db.prepare("SELECT graph FROM workflows").get() as { graph: string }).graph);
-    expect(stored().nodes).toEqual([]);
+    const stored = async () =>
+      JSON.parse(((await server.app.store.sql("SELECT graph FROM workflows").get()) as { graph: string }).graph);
+    expect((await stored()).nodes).toEqual([]);
 
     // The action's commit() is one undo step: its two nodes and its edge go together.
     await page.getByRole("button", { name: "Undo" }).click();
@@ -37,7 +37,7 @@ describe("an action edits the open workflow through ui", () => {
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Agent built · version 2").waitFor();
-    expect(stored().nodes.map((n: { id: string }) => n.id)).toEqual(["greet", "len"]);
+    expect((await stored()).nodes.map((n: { id: string }) => n.id)).toEqual(["greet", "len"]);
     await page.reload();
     await page.locator('.react-flow__node[data-id="len"]').waitFor();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
@@ -64,9 +64,9 @@ export default "done";`,
     await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(2);
     await dialog(page).getByRole("button", { name: "Allow once" }).click();
     expect(await finished(page)).toContain('"done"');
-    app.server.app.audit.flush();
-    const rows = app.server.app.store.db
-      .prepare("SELECT capability, decision, outcome FROM audit WHERE actor = 'agent' ORDER BY id")
+    await app.server.app.audit.flush();
+    const rows = await app.server.app.store
+      .sql("SELECT capability, decision, outcome FROM audit WHERE actor = 'agent' ORDER BY id")
       .all();
     expect(rows).toEqual([
       { capability: "ui_add_node", decision: "ask", outcome: "ok" },

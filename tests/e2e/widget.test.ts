@@ -32,13 +32,13 @@ async function ignoredByWidget(frame: Frame): Promise<number> {
 
 type Server = Awaited<ReturnType<typeof openWidgetBrowser>>["server"];
 
-const pendingApprovals = (server: Server) =>
-  (server.app.store.db.prepare("SELECT id FROM approvals WHERE status = 'pending'").all() as { id: string }[]).map(
+const pendingApprovals = async (server: Server) =>
+  ((await server.app.store.sql("SELECT id FROM approvals WHERE status = 'pending'").all()) as { id: string }[]).map(
     (row) => row.id,
   );
 
-const runCount = (server: Server) =>
-  (server.app.store.db.prepare("SELECT count(*) AS n FROM runs").get() as { n: number }).n;
+const runCount = async (server: Server) =>
+  ((await server.app.store.sql("SELECT count(*) AS n FROM runs").get()) as { n: number }).n;
 
 const RUN_HOST_GRAPH = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
 const job = await ui.runWorkflow();
@@ -114,7 +114,7 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       // Nor can it call the approval procedures itself: from its page the browser does not even send
       // the request (no CORS), and sent from anywhere its token is not a credential, and a credential
       // (which it never holds) is refused for the person's acts unless from the widget's own page.
-      const pending = pendingApprovals(server);
+      const pending = await pendingApprovals(server);
       expect(pending).toHaveLength(1);
       const approvalId = pending[0] as string;
       const fresh = (await mint(server, host.widget.mintKey)).body.token as string;
@@ -148,7 +148,7 @@ describe("the widget embedded in a page of another site (third-party cookies blo
         body: respondBody,
       });
       expect(withCredential.status).toBe(403);
-      expect(pendingApprovals(server)).toEqual([approvalId]);
+      expect(await pendingApprovals(server)).toEqual([approvalId]);
       expect(await ask.isVisible()).toBe(true);
 
       // Covered by the host (an overlay to click through), the dialog's buttons stay asleep: this
@@ -228,9 +228,11 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       await dialog(frame).getByRole("button", { name: "Allow once" }).click();
       await frame.getByRole("region", { name: "Conversation" }).getByText("Created the workflow Demo.").waitFor();
       // Made as the widget's own user, not the owner.
-      const db = server.app.store.db;
-      const made = db.prepare("SELECT user_id FROM workflows WHERE name = 'Demo'").all();
-      const widgetUser = db.prepare("SELECT user_id, owner_id FROM widgets WHERE id = ?").get(host.widget.id) as {
+      const { store } = server.app;
+      const made = await store.sql("SELECT user_id FROM workflows WHERE name = 'Demo'").all();
+      const widgetUser = (await store
+        .sql("SELECT user_id, owner_id FROM widgets WHERE id = ?")
+        .get(host.widget.id)) as {
         user_id: string;
         owner_id: string;
       };
@@ -251,7 +253,7 @@ describe("the widget embedded in a page of another site (third-party cookies blo
 
       // A second window of the very same (allowed) origin reaches the iframe and asks it to run.
       const before = await ignoredByWidget(frame);
-      const runs = runCount(server);
+      const runs = await runCount(server);
       const popup = page.waitForEvent("popup");
       await page.evaluate(() => window.open("/blank", "second"));
       const second = await popup;
@@ -264,7 +266,7 @@ describe("the widget embedded in a page of another site (third-party cookies blo
         { app: server.url },
       );
       await expect.poll(() => ignoredByWidget(frame)).toBe(before + 1);
-      expect(runCount(server)).toBe(runs);
+      expect(await runCount(server)).toBe(runs);
       // The host's SDK checks the same way: a "result" from the second window (not its iframe) is ignored.
       const w = await hostWindow(page);
       const hostIgnored = await w.evaluate((win) => win.widget.stats().ignored.source);
@@ -347,8 +349,8 @@ export default { picture: saved.asset };`,
       expect(await frame.getByRole("alert").textContent()).toMatch(/could not open \(unauthorized\).*already used/);
 
       const late = (await mint(server, host.widget.mintKey)).body.token as string;
-      server.app.store.db
-        .prepare("UPDATE widget_tokens SET expires_at = ? WHERE exchanged_at IS NULL")
+      await server.app.store
+        .sql("UPDATE widget_tokens SET expires_at = ? WHERE exchanged_at IS NULL")
         .run(Date.now() - 1);
       host.token = async () => ({ status: 200, body: JSON.stringify({ token: late }) });
       await page.reload();

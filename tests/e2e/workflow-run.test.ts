@@ -67,7 +67,7 @@ export default done.status;`,
     expect(await finished(page)).toContain('"cancelled"');
     await openTab(page, "Jobs");
     await page.getByRole("region", { name: "Jobs" }).locator(".job-cancelled").waitFor();
-    const statuses = server.app.store.db.prepare("SELECT status FROM jobs ORDER BY created_at").all();
+    const statuses = await server.app.store.sql("SELECT status FROM jobs ORDER BY created_at").all();
     expect(statuses).toEqual([{ status: "completed" }, { status: "completed" }, { status: "cancelled" }]);
   });
 });

@@ -24,16 +24,16 @@ const PURE_GRAPH = {
 };
 
 /** A run in a fresh session of `mode`, with an approver that answers `allow` and records every ask. */
-function gated(server: TestServer, mode: Mode, answer: (r: ApprovalRequest) => ApprovalAnswer = () => "allow") {
+async function gated(server: TestServer, mode: Mode, answer: (r: ApprovalRequest) => ApprovalAnswer = () => "allow") {
   const approver = new ScriptedApprover(answer);
-  const local = openLocalRun(server.app, { mode, approver });
+  const local = await openLocalRun(server.app, { mode, approver });
   return { ...local, run: local.live.run, requests: approver.asked };
 }
 
-const memories = (server: TestServer) =>
-  (server.app.store.db.prepare("SELECT count(*) AS n FROM memories").get() as { n: number }).n;
-const jobCount = (server: TestServer) =>
-  (server.app.store.db.prepare("SELECT count(*) AS n FROM jobs").get() as { n: number }).n;
+const memories = async (server: TestServer) =>
+  ((await server.app.store.sql("SELECT count(*) AS n FROM memories").get()) as { n: number }).n;
+const jobCount = async (server: TestServer) =>
+  ((await server.app.store.sql("SELECT count(*) AS n FROM jobs").get()) as { n: number }).n;
 
 describe("each capability through invoke, with its category's gate behaviour", () => {
   it("declares the categories the issue asks for", () => {
@@ -67,11 +67,11 @@ describe("each capability through invoke, with its category's gate behaviour", (
 
   it("reads run in every mode without asking", async () => {
     await using server = await startTestServer();
-    const seed = gated(server, "auto");
+    const seed = await gated(server, "auto");
     const job = await seed.run.invoke("run_workflow", { graph: PURE_GRAPH });
     const jobId = (job as { value: JobResult }).value.job_id;
     for (const mode of ["plan", "default", "auto"] as const) {
-      const { run, requests } = gated(server, mode, () => "deny");
+      const { run, requests } = await gated(server, mode, () => "deny");
       expect(await run.invoke("list_nodes", { family: "math" })).toMatchObject({ ok: true, value: { count: 9 } });
       const found = await run.invoke("search_nodes", { query: "template" });
       expect((found as { value: { nodes: { id: string }[] } }).value.nodes.map((n) => n.id)).toContain("text.template");
@@ -107,48 +107,48 @@ describe("each capability through invoke, with its category's gate behaviour", (
     ["run_node", { node_type: "math.add", inputs: { a: 1, b: 2 } }],
   ])("%s (execute): plan blocks before anything runs, default asks, auto runs", async (name, args) => {
     await using server = await startTestServer();
-    const plan = gated(server, "plan");
+    const plan = await gated(server, "plan");
     expect(await plan.run.invoke(name, args)).toMatchObject({ ok: false, error: { code: "blocked_in_plan_mode" } });
     expect(plan.requests).toEqual([]);
-    expect(jobCount(server)).toBe(0);
+    expect(await jobCount(server)).toBe(0);
 
-    const denied = gated(server, "default", () => "deny");
+    const denied = await gated(server, "default", () => "deny");
     expect(await denied.run.invoke(name, args)).toMatchObject({ ok: false, error: { code: "permission_denied" } });
     expect(denied.requests.map((r) => [r.capability, r.category])).toEqual([[name, "execute"]]);
-    expect(jobCount(server)).toBe(0);
+    expect(await jobCount(server)).toBe(0);
 
-    const allowed = gated(server, "default");
+    const allowed = await gated(server, "default");
     expect(await allowed.run.invoke(name, args)).toMatchObject({ ok: true });
     expect(allowed.requests).toHaveLength(1);
 
-    const auto = gated(server, "auto", () => "deny");
+    const auto = await gated(server, "auto", () => "deny");
     const result = await auto.run.invoke(name, args);
     expect(result).toMatchObject({ ok: true });
     expect(auto.requests).toEqual([]);
     if (name === "run_node") expect(result).toMatchObject({ value: { node_type: "math.add", outputs: { output: 3 } } });
-    else expect(jobCount(server)).toBe(2);
+    else expect(await jobCount(server)).toBe(2);
   });
 
   it("cancel_job (write): plan blocks, default asks, auto runs", async () => {
     await using server = await startTestServer();
     const slow = { nodes: [node("wait", "control.delay", { ms: 60_000 })], edges: [] };
-    const owner = gated(server, "auto");
+    const owner = await gated(server, "auto");
     const start = async () =>
       ((await owner.run.invoke("start_workflow", { graph: slow })) as { value: { job_id: string } }).value.job_id;
     const job = await start();
-    const plan = gated(server, "plan");
+    const plan = await gated(server, "plan");
     expect(await plan.run.invoke("cancel_job", { job_id: job })).toMatchObject({
       ok: false,
       error: { code: "blocked_in_plan_mode" },
     });
-    const denied = gated(server, "default", () => "deny");
+    const denied = await gated(server, "default", () => "deny");
     expect(await denied.run.invoke("cancel_job", { job_id: job })).toMatchObject({
       ok: false,
       error: { code: "permission_denied" },
     });
     expect(denied.requests.map((r) => r.message)).toEqual([`Cancel job ${job}`]);
     expect(await plan.run.invoke("get_job", { job_id: job })).toMatchObject({ value: { status: "running" } });
-    const auto = gated(server, "auto");
+    const auto = await gated(server, "auto");
     expect(await auto.run.invoke("cancel_job", { job_id: job })).toMatchObject({
       ok: true,
       value: { status: "cancelled" },
@@ -157,7 +157,7 @@ describe("each capability through invoke, with its category's gate behaviour", (
 
   it("the approval prompt lists the non-read categories the graph will use", async () => {
     await using server = await startTestServer();
-    const { run, requests } = gated(server, "default", () => "deny");
+    const { run, requests } = await gated(server, "default", () => "deny");
     await run.invoke("run_workflow", { graph: SAVE_GRAPH });
     await run.invoke("start_workflow", { graph: PURE_GRAPH });
     await run.invoke("run_workflow", { workflow_id: "wf_x" });
@@ -174,7 +174,7 @@ describe("each capability through invoke, with its category's gate behaviour", (
 describe("effects inside a job pass the starting session's gate", () => {
   it("default: approving run_workflow still asks for the node's write; a denial fails the job naming the node", async () => {
     await using server = await startTestServer();
-    const { run, requests, live } = gated(server, "default", (r) =>
+    const { run, requests, live } = await gated(server, "default", (r) =>
       r.capability === "save_memory" ? "deny" : "allow",
     );
     const result = await run.invoke("run_workflow", { graph: SAVE_GRAPH });
@@ -185,12 +185,14 @@ describe("effects inside a job pass the starting session's gate", () => {
     // The effect was asked on the job's own run, not on the run that started it.
     expect(requests[1]?.run_id).not.toBe(live.id);
     expect(requests[1]?.args).toEqual({ content: "remember the milk", tags: [] });
-    expect(memories(server)).toBe(0);
+    expect(await memories(server)).toBe(0);
   });
 
   it("default: the session's allow-set covers the effect; auto runs it; plan never starts the job", async () => {
     await using server = await startTestServer();
-    const session = gated(server, "default", (r) => (r.capability === "save_memory" ? "allow_for_session" : "allow"));
+    const session = await gated(server, "default", (r) =>
+      r.capability === "save_memory" ? "allow_for_session" : "allow",
+    );
     expect(
       ((await session.run.invoke("run_workflow", { graph: SAVE_GRAPH })) as { value: JobResult }).value.status,
     ).toBe("completed");
@@ -199,14 +201,14 @@ describe("effects inside a job pass the starting session's gate", () => {
     ).toBe("completed");
     // save_memory asked once, then the session's allow-set let it through; run_workflow asked both times.
     expect(session.requests.map((r) => r.capability)).toEqual(["run_workflow", "save_memory", "run_workflow"]);
-    expect(server.app.sessions.allowed(session.sessionId)).toEqual(["save_memory"]);
-    expect(memories(server)).toBe(2);
+    expect(await server.app.sessions.allowed(session.sessionId)).toEqual(["save_memory"]);
+    expect(await memories(server)).toBe(2);
 
-    const auto = gated(server, "auto", () => "deny");
+    const auto = await gated(server, "auto", () => "deny");
     const job = ((await auto.run.invoke("run_workflow", { graph: SAVE_GRAPH })) as { value: JobResult }).value;
     expect(job).toMatchObject({ status: "completed", outputs: { save: { output: { content: "remember the milk" } } } });
     expect(auto.requests).toEqual([]);
-    expect(memories(server)).toBe(3);
+    expect(await memories(server)).toBe(3);
     const search = { nodes: [node("q", "memory.search", { query: "milk" })], edges: [] };
     const found = ((await auto.run.invoke("run_workflow", { graph: search })) as { value: JobResult }).value;
     expect(found.outputs).toMatchObject({ q: { output: [{}, {}, {}] } });
@@ -214,7 +216,7 @@ describe("effects inside a job pass the starting session's gate", () => {
 
   it("a headless run (no user to ask) reads node types but runs neither a workflow nor a node", async () => {
     await using server = await startTestServer();
-    const local = openLocalRun(server.app, {});
+    const local = await openLocalRun(server.app, {});
     for (const [name, args] of [
       ["run_node", { node_type: "memory.save", inputs: { content: "x" } }],
       ["run_workflow", { graph: SAVE_GRAPH }],
@@ -225,14 +227,14 @@ describe("effects inside a job pass the starting session's gate", () => {
         error: { code: "permission_denied", message: expect.stringContaining("no user to ask") },
       });
     }
-    expect(jobCount(server)).toBe(0);
+    expect(await jobCount(server)).toBe(0);
     expect(await local.live.run.invoke("get_node_info", { node_type: "memory.save" })).toMatchObject({ ok: true });
-    expect(memories(server)).toBe(0);
+    expect(await memories(server)).toBe(0);
   });
 
   it("run_node with an effect asks for run_node, then for the effect, on the calling run", async () => {
     await using server = await startTestServer();
-    const { run, requests, live } = gated(server, "default");
+    const { run, requests, live } = await gated(server, "default");
     const result = await run.invoke("run_node", {
       node_type: "memory.save",
       inputs: { content: "via run_node", tags: ["t"] },
@@ -273,7 +275,7 @@ describe("gate parity: run_workflow (execute) through the server as through the 
     expect(ask1.approval.message).toContain("It uses no write, execute or external capabilities.");
     await browser.approvals.respond.mutate({ approvalId: ask1.approval.approval_id, answer: "deny" });
     expect(await denied).toMatchObject({ ok: false, error: { code: "permission_denied" } });
-    expect(jobCount(server)).toBe(0);
+    expect(await jobCount(server)).toBe(0);
 
     const allowed = call("c2");
     const ask2 = await events.next("approval_requested");
@@ -284,7 +286,7 @@ describe("gate parity: run_workflow (execute) through the server as through the 
     expect(await call()).toMatchObject({ ok: true, value: { status: "completed" } });
     expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(2);
 
-    expect(auditedDecisions(server, runId, "run_workflow")).toEqual([
+    expect(await auditedDecisions(server, runId, "run_workflow")).toEqual([
       { decision: "block", outcome: "blocked_in_plan_mode" },
       { decision: "ask", outcome: "permission_denied" },
       { decision: "ask", outcome: "ok" },

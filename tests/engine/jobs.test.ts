@@ -62,8 +62,8 @@ describe("jobs on real graphs", () => {
     expect(at("join", "running")).toBeGreaterThan(at("label", "completed"));
     expect(at("join", "running")).toBeGreaterThan(at("total", "completed"));
 
-    const row = server.app.store.db
-      .prepare("SELECT status, outputs, done, total, lease_owner FROM jobs WHERE id = ?")
+    const row = await server.app.store
+      .sql("SELECT status, outputs, done, total, lease_owner FROM jobs WHERE id = ?")
       .get(job.job_id);
     expect(row).toEqual({
       status: "completed",
@@ -148,8 +148,8 @@ describe("jobs on real graphs", () => {
     expect(cancelled.error).toMatchObject({ code: "cancelled" });
     expect(nodeStatus(cancelled)).toEqual({ first: "completed", wait: "cancelled", after: "skipped" });
     expect(await events.next("job_ended")).toMatchObject({ job_id: started.job_id, status: "cancelled" });
-    const runRow = server.app.store.db
-      .prepare("SELECT r.status FROM runs r JOIN jobs j ON j.run_id = r.id WHERE j.id = ?")
+    const runRow = await server.app.store
+      .sql("SELECT r.status FROM runs r JOIN jobs j ON j.run_id = r.id WHERE j.id = ?")
       .get(started.job_id);
     expect(runRow).toEqual({ status: "cancelled" });
     // Cancelling a settled job changes nothing.
@@ -162,18 +162,18 @@ describe("jobs on real graphs", () => {
     const { call } = await openRun(server, "auto");
     const graph = { nodes: [node("wait", "control.delay", { ms: 60_000 })], edges: [] };
     const { job_id } = answerValue<{ job_id: string }>(await call(WORKFLOWS, "start", [{ graph }]));
-    const lease = () =>
-      server.app.store.db.prepare("SELECT lease_owner, lease_expires FROM jobs WHERE id = ?").get(job_id) as {
+    const lease = async () =>
+      (await server.app.store.sql("SELECT lease_owner, lease_expires FROM jobs WHERE id = ?").get(job_id)) as {
         lease_owner: string | null;
         lease_expires: number | null;
       };
-    const first = lease();
+    const first = await lease();
     expect(first.lease_owner).toMatch(/^proc_/);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    server.app.runs.renewLeases();
-    expect(lease().lease_expires).toBeGreaterThan(first.lease_expires ?? Number.POSITIVE_INFINITY);
+    await server.app.runs.renewLeases();
+    expect((await lease()).lease_expires).toBeGreaterThan(first.lease_expires ?? Number.POSITIVE_INFINITY);
     await call(JOBS, "cancel", [job_id]);
-    expect(lease()).toEqual({ lease_owner: null, lease_expires: null });
+    expect(await lease()).toEqual({ lease_owner: null, lease_expires: null });
   });
 
   it("stops a job when another process asks through the row (cancel_requested)", async () => {
@@ -181,7 +181,7 @@ describe("jobs on real graphs", () => {
     const { call } = await openRun(server, "auto");
     const graph = { nodes: [node("wait", "control.delay", { ms: 60_000 })], edges: [] };
     const { job_id } = answerValue<{ job_id: string }>(await call(WORKFLOWS, "start", [{ graph }]));
-    server.app.store.db.prepare("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(job_id);
+    await server.app.store.sql("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(job_id);
     const job = answerValue<JobResult>(await call(JOBS, "wait", [{ job_id, wait_ms: 55_000 }]));
     expect(job).toMatchObject({ status: "cancelled", error: { code: "cancelled" } });
   });
@@ -239,7 +239,7 @@ describe("jobs on real graphs", () => {
       expect.stringContaining('node "a" has unknown type "text.lenght". Did you mean "text.length"'),
       'node "b" (math.add): input "a" expects a number, got string.',
     ]);
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
     expect(errorOf(await call(JOBS, "get", ["job_nope"]))).toMatchObject({ code: "capability_failed" });
   });
 
@@ -249,9 +249,9 @@ describe("jobs on real graphs", () => {
     const { job_id } = answerValue<{ job_id: string }>(
       await call(WORKFLOWS, "start", [{ graph: { nodes: [node("c", "constant.number", { value: 1 })], edges: [] } }]),
     );
-    const other = server.app.credentials.addUser("someone");
-    const session = server.app.sessions.create(other.userId, { mode: "auto" });
-    const live = server.app.runs.start(other.userId, session.sessionId);
+    const other = await server.app.credentials.addUser("someone");
+    const session = await server.app.sessions.create(other.userId, { mode: "auto" });
+    const live = await server.app.runs.start(other.userId, session.sessionId);
     for (const name of ["get_job", "cancel_job", "wait_job"]) {
       const result = await live.run.invoke(name, { job_id });
       expect(result).toMatchObject({ ok: false, error: { code: "capability_failed" } });

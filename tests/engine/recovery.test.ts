@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+import { storeEnv } from "../support/database.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 import { node } from "./support.ts";
 
@@ -24,7 +25,7 @@ async function startChild(dataDir: string): Promise<{ child: ChildProcess; url: 
     // The script below creates an auto session with the admin token: the operator opts in.
     env: {
       ...process.env,
-      DATA_DIR: dataDir,
+      ...(await storeEnv(dataDir)),
       LEASE_MS: String(LEASE_MS),
       AUTH_TOKEN: TOKEN,
       ALLOW_TOKEN_AUTO_MODE: "true",
@@ -76,7 +77,7 @@ describe("recovery of jobs", () => {
       // (close(), not dispose: disposing a test server removes its data directory, which is shared here.)
       const other = await startTestServer({}, dataDir);
       try {
-        const row = other.app.store.db.prepare("SELECT * FROM jobs WHERE id = ?").get(jobId) as JobRow;
+        const row = (await other.app.store.sql("SELECT * FROM jobs WHERE id = ?").get(jobId)) as JobRow;
         expect(row.status).toBe("running");
         expect(row.lease_owner).not.toBeNull();
       } finally {
@@ -97,7 +98,7 @@ describe("recovery of jobs", () => {
       // Wait out the dead owner's lease (renewed up to the kill), then start again.
       for (;;) {
         const peek = await startTestServer({}, dataDir);
-        const row = peek.app.store.db.prepare("SELECT * FROM jobs WHERE id = ?").get(jobId) as JobRow;
+        const row = (await peek.app.store.sql("SELECT * FROM jobs WHERE id = ?").get(jobId)) as JobRow;
         if (row.status !== "running") {
           expect(row.status).toBe("failed");
           expect(JSON.parse(row.error ?? "null")).toEqual({

@@ -30,9 +30,9 @@ describe("wire values in stored jobs", () => {
     const expected = { pic: { $asset: "as_in" }, raw: { $bytes: "AQID" }, fixed: { $asset: "as_graph" } };
     expect(job).toMatchObject({ status: "completed", outputs: { ...expected, note: { $$note: "x" } } });
 
-    const row = server.app.store.db
-      .prepare("SELECT inputs, graph, outputs, nodes FROM jobs WHERE id = ?")
-      .get(job.job_id) as { inputs: string; graph: string; outputs: string; nodes: string };
+    const row = (await server.app.store
+      .sql("SELECT inputs, graph, outputs, nodes FROM jobs WHERE id = ?")
+      .get(job.job_id)) as { inputs: string; graph: string; outputs: string; nodes: string };
     expect(JSON.parse(row.inputs)).toEqual(inputs);
     expect(JSON.parse(row.outputs)).toEqual({ ...expected, note: { $$note: "x" } });
     const storedGraph = JSON.parse(row.graph) as { nodes: { id: string; data: Record<string, unknown> }[] };
@@ -67,7 +67,7 @@ describe("wire values in stored jobs", () => {
     // The asset node got data, not a reference: it refuses it, and no asset was read.
     expect(job.status).toBe("failed");
     expect(job.error).toMatchObject({ node_id: "load" });
-    const row = server.app.store.db.prepare("SELECT inputs, graph, nodes FROM jobs WHERE id = ?").get(job.job_id) as {
+    const row = (await server.app.store.sql("SELECT inputs, graph, nodes FROM jobs WHERE id = ?").get(job.job_id)) as {
       inputs: string;
       graph: string;
       nodes: string;

@@ -120,9 +120,9 @@ describe("ui_run_workflow", () => {
       error: { code: "capability_failed", message: expect.stringMatching(/cannot run/) },
     });
 
-    server.app.audit.flush();
-    const rows = server.app.store.db
-      .prepare("SELECT capability, decision, outcome FROM audit WHERE run_id = ? AND capability = ?")
+    await server.app.audit.flush();
+    const rows = await server.app.store
+      .sql("SELECT capability, decision, outcome FROM audit WHERE run_id = ? AND capability = ?")
       .all(runId, "ui_run_workflow");
     expect(rows).toEqual([{ capability: "ui_run_workflow", decision: "ask", outcome: "ok" }]);
   });

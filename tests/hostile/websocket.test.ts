@@ -83,9 +83,9 @@ describe("the page's WebSocket", () => {
 
   it("lets a socket's user touch only their own runs and sessions", async () => {
     await using server = await startTestServer();
-    const other = server.app.credentials.addUser("other");
-    const theirs = server.app.sessions.create(other.userId, { mode: "auto" });
-    const theirRun = server.app.runs.start(other.userId, theirs.sessionId);
+    const other = await server.app.credentials.addUser("other");
+    const theirs = await server.app.sessions.create(other.userId, { mode: "auto" });
+    const theirRun = await server.app.runs.start(other.userId, theirs.sessionId);
     await using page = socketClient(server, { cookie: await server.login() });
     const answer = await page.api.run.invoke.mutate({
       runId: theirRun.id,
@@ -96,7 +96,7 @@ describe("the page's WebSocket", () => {
     expect(answer).toMatchObject({ ok: false, error: { code: "unauthorized" } });
     await expect(page.api.session.get.query({ sessionId: theirs.sessionId })).rejects.toThrow();
     await expect(page.api.run.end.mutate({ runId: theirRun.id })).rejects.toThrow(/not yours/);
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
   });
 
   it("closes a socket that sends a message over the size cap, and stays healthy", async () => {
@@ -128,7 +128,7 @@ describe("the page's WebSocket", () => {
       ),
     );
     socket.send(JSON.stringify(flood.slice(0, 100)));
-    await expect.poll(() => server.app.approvals.pending(sessionId).length).toBe(100);
+    await expect.poll(async () => (await server.app.approvals.pending(sessionId)).length).toBe(100);
     socket.send(JSON.stringify(flood[100]));
     await expect.poll(() => answers.get(101)?.error?.data?.error?.code).toBe("invalid_call");
     // Ending the run settles the hundred; the same socket then serves calls again.

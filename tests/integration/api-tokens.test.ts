@@ -10,12 +10,13 @@ import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+import { storeEnv } from "../support/database.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 import { closed, nextFrame, rawSocket, socketClient, socketUrl } from "../support/sockets.ts";
 
 async function cli(dataDir: string, ...args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, ...(await storeEnv(dataDir)) },
   });
   let stdout = "";
   let stderr = "";
@@ -102,7 +103,7 @@ describe("API tokens", () => {
 
   it("open the API's WebSocket too (connectionParams), still as a script: no person's acts, no auto mode", async () => {
     await using server = await startTestServer({ allowTokenAutoMode: false });
-    const { token } = new ApiTokens(server.app.store).add("local", "socket-script");
+    const { token } = await new ApiTokens(server.app.store).add("local", "socket-script");
     await using socket = socketClient(server, { token });
     const { sessionId } = await socket.api.session.create.mutate({ mode: "default" });
     const { runId } = await socket.api.run.start.mutate({ sessionId });

@@ -13,7 +13,7 @@ describe("auth scopes and HTTP limits", () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ ok: true });
 
-    const before = server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
+    const before = (await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()) as { n: number };
     const res = await fetch(`${server.url}/trpc/session.create`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -27,7 +27,7 @@ describe("auth scopes and HTTP limits", () => {
       body: "{}",
     });
     expect(wrong.status).toBe(401);
-    const after = server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number };
+    const after = (await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()) as { n: number };
     expect(after.n).toBe(before.n);
   });
 
@@ -82,15 +82,16 @@ describe("auth scopes and HTTP limits", () => {
     expect((await post({ "sec-fetch-site": "cross-site" })).status).toBe(403);
     // A cookie with no evidence of same origin cannot act as the person either.
     expect((await post({})).status).toBe(403);
-    expect(server.app.sessions.mode(sessionId)).toBe("default");
+    expect(await server.app.sessions.mode(sessionId)).toBe("default");
     expect((await post({ origin: server.url })).status).toBe(200);
-    expect(server.app.sessions.mode(sessionId)).toBe("auto");
+    expect(await server.app.sessions.mode(sessionId)).toBe("auto");
   });
 
   it("refuses auto mode at session.create to a token, as setMode does, unless the operator opted in", async () => {
     await using server = await startTestServer({ allowTokenAutoMode: false });
-    const count = () => (server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-    const { token } = new ApiTokens(server.app.store).add("local", "agent");
+    const count = async () =>
+      ((await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()) as { n: number }).n;
+    const { token } = await new ApiTokens(server.app.store).add("local", "agent");
     const api = createTRPCClient<AppRouter>({
       links: [httpLink({ url: `${server.url}/trpc`, headers: { authorization: `Bearer ${token}` } })],
     });
@@ -99,7 +100,7 @@ describe("auth scopes and HTTP limits", () => {
         data: { httpStatus: 403, error: { code: "unauthorized" } },
       });
     }
-    expect(count()).toBe(0);
+    expect(await count()).toBe(0);
     // The other modes are a script's to choose; auto is the person's.
     expect(await api.session.create.mutate({ mode: "default" })).toMatchObject({ mode: "default" });
     expect(await server.script.session.create.mutate({ mode: "plan" })).toMatchObject({ mode: "plan" });
@@ -113,12 +114,12 @@ describe("auth scopes and HTTP limits", () => {
       body: JSON.stringify({ mode: "auto" }),
     });
     expect(bare.status).toBe(403);
-    expect(count()).toBe(3);
+    expect(await count()).toBe(3);
 
     // The operator's opt-in lets tokens create auto sessions; changing a mode stays the person's.
     await using optedIn = await startTestServer({ allowTokenAutoMode: true });
     const { sessionId } = await optedIn.script.session.create.mutate({ mode: "auto" });
-    expect(optedIn.app.sessions.mode(sessionId)).toBe("auto");
+    expect(await optedIn.app.sessions.mode(sessionId)).toBe("auto");
     await expect(optedIn.script.session.setMode.mutate({ sessionId, mode: "default" })).rejects.toMatchObject({
       data: { httpStatus: 403 },
     });
@@ -127,7 +128,8 @@ describe("auth scopes and HTTP limits", () => {
   it("refuses non-JSON bodies, oversized bodies and oversized batches before any procedure runs", async () => {
     await using server = await startTestServer({ maxBodyBytes: 10_000, maxBatchSize: 100 });
     const auth = { authorization: `Bearer ${server.token}` };
-    const count = () => (server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+    const count = async () =>
+      ((await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()) as { n: number }).n;
 
     const form = await fetch(`${server.url}/trpc/session.create`, {
       method: "POST",
@@ -151,7 +153,7 @@ describe("auth scopes and HTTP limits", () => {
       body: input(101),
     });
     expect(tooMany.status).toBe(413);
-    expect(count()).toBe(0);
+    expect(await count()).toBe(0);
 
     const ok = await fetch(`${server.url}/trpc/${paths(100)}?batch=1`, {
       method: "POST",
@@ -159,7 +161,7 @@ describe("auth scopes and HTTP limits", () => {
       body: input(100),
     });
     expect(ok.status).toBe(200);
-    expect(count()).toBe(100);
+    expect(await count()).toBe(100);
   });
 
   it("refuses a foreign Host header (DNS rebinding)", async () => {

@@ -3,12 +3,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { storeEnv } from "../support/database.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
 /** Runs the CLI in a child process without blocking this process (the server under test lives here). */
 async function action(dataDir: string, source: string, ...flags: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "action", "-", ...flags], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, ...(await storeEnv(dataDir)) },
   });
   let stdout = "";
   let stderr = "";
@@ -81,7 +82,7 @@ export default { ok: done.ok, applied: done.applied, edges: done.edges.length };
   it("prints the usage for --help and exits 0 without opening a store", async () => {
     const dataDir = join(tempDir(), "never-made");
     const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "action", "--help"], {
-      env: { ...process.env, DATA_DIR: dataDir },
+      env: { ...process.env, ...(await storeEnv(dataDir)) },
     });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -108,6 +109,6 @@ export default n;`,
       ok: false,
       error: { code: "permission_denied", message: expect.stringMatching(/no user to ask/) },
     });
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
   });
 });

@@ -20,10 +20,10 @@ describe("the editor's server side", () => {
     const { sessionId: watching } = await browser.session.create.mutate({});
     using feed = await watchEvents(browser, watching);
 
-    const other = server.app.credentials.addUser("someone");
+    const other = await server.app.credentials.addUser("someone");
     const { sessionId: theirs } = await browser.session.create.mutate({});
     // Their session belongs to the browser's user; a session of the other user is made directly.
-    const stranger = server.app.sessions.create(other.userId, {});
+    const stranger = await server.app.sessions.create(other.userId, {});
     const strangerEvents: string[] = [];
     const stop = new AbortController();
     void (async () => {
@@ -92,9 +92,9 @@ describe("the editor's server side", () => {
     expect(ended).toMatchObject({ job_id: jobId, status: "completed" });
     expect(events.events.filter((e) => e.type === "approval_requested")).toEqual([]);
 
-    server.app.audit.flush();
-    const effects = server.app.store.db
-      .prepare("SELECT actor, decision, outcome FROM audit WHERE capability = 'save_memory'")
+    await server.app.audit.flush();
+    const effects = await server.app.store
+      .sql("SELECT actor, decision, outcome FROM audit WHERE capability = 'save_memory'")
       .all();
     expect(effects).toEqual([{ actor: "user", decision: "run", outcome: "ok" }]);
 
@@ -149,7 +149,7 @@ describe("the editor's server side", () => {
     expect(listed.jobs[1]).toMatchObject({ workflow_name: "The answer" });
     expect(listed.jobs[1]).not.toHaveProperty("outputs");
 
-    const other = server.app.credentials.addUser("someone");
+    const other = await server.app.credentials.addUser("someone");
     const res = await fetch(`${server.url}/trpc/jobs.list`, { headers: { authorization: `Bearer ${other.token}` } });
     const body = (await res.json()) as { result: { data: { jobs: unknown[] } } };
     expect(body.result.data.jobs).toEqual([]);

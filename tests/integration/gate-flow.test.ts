@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { Store } from "../../server-bridge/store/db.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 
-const countWorkflows = (server: { app: { store: { db: { prepare(s: string): { get(): unknown } } } } }) =>
-  (server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get() as { n: number }).n;
+const countWorkflows = async (server: { app: { store: Store } }) =>
+  ((await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()) as { n: number }).n;
 
 describe("the gate through the server: a script calls, the signed-in browser answers", () => {
   it("asks in default mode; allow once runs it, deny refuses it, allow-for-session covers that name only", async () => {
@@ -44,7 +45,7 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     const asked2 = await events.next("approval_requested");
     await browser.approvals.respond.mutate({ approvalId: asked2.approval.approval_id, answer: "deny" });
     expect(await denied).toMatchObject({ ok: false, error: { code: "permission_denied" } });
-    expect(countWorkflows(server)).toBe(1);
+    expect(await countWorkflows(server)).toBe(1);
 
     // Allow for session: the next create runs unasked; a different write name still asks.
     const third = call("create", ["three"], "c3");
@@ -77,9 +78,9 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     expect(await call("create", ["seven"])).toMatchObject({ ok: true });
 
     // Every outcome is audited.
-    server.app.audit.flush();
-    const outcomes = server.app.store.db
-      .prepare("SELECT capability, outcome FROM audit WHERE run_id = ? ORDER BY id")
+    await server.app.audit.flush();
+    const outcomes = await server.app.store
+      .sql("SELECT capability, outcome FROM audit WHERE run_id = ? ORDER BY id")
       .all(runId);
     expect(outcomes).toContainEqual({ capability: "create_workflow", outcome: "permission_denied" });
     expect(outcomes).toContainEqual({ capability: "create_workflow", outcome: "blocked_in_plan_mode" });
@@ -103,7 +104,7 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     const settled = await server.script.run.invoke.mutate(input);
     expect(settled).toMatchObject({ ok: true, value: { name: "held" } });
     expect(await server.script.run.invoke.mutate(input)).toEqual(settled);
-    expect(countWorkflows(server)).toBe(1);
+    expect(await countWorkflows(server)).toBe(1);
 
     // The same callId with other args is refused.
     expect(await server.script.run.invoke.mutate({ ...input, args: ["other"] })).toMatchObject({
@@ -133,9 +134,9 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     const { runId } = await server.script.run.start.mutate({ sessionId });
     const result = await server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: "create", args: ["t"] });
     expect(result).toMatchObject({ ok: false, error: { code: "approval_timeout" } });
-    const row = server.app.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?").get(runId);
+    const row = await server.app.store.sql("SELECT status FROM approvals WHERE run_id = ?").get(runId);
     expect(row).toEqual({ status: "timeout" });
-    expect(countWorkflows(server)).toBe(0);
+    expect(await countWorkflows(server)).toBe(0);
   });
 
   it("refuses calls on an ended run and on another user's run", async () => {
@@ -150,7 +151,7 @@ describe("the gate through the server: a script calls, the signed-in browser ans
       },
     );
 
-    const other = server.app.credentials.addUser("mallory");
+    const other = await server.app.credentials.addUser("mallory");
     const { runId: liveRun } = await server.script.run.start.mutate({ sessionId });
     const res = await fetch(`${server.url}/trpc/run.invoke`, {
       method: "POST",
@@ -181,6 +182,6 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     await expect(
       browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" }),
     ).rejects.toThrow();
-    expect(countWorkflows(server)).toBe(0);
+    expect(await countWorkflows(server)).toBe(0);
   });
 });

@@ -118,7 +118,7 @@ describe("HTTP limits", () => {
       expect(closedByServer).toBe(true);
       expect(received.slice(0, 12)).toBe("HTTP/1.1 408");
     }
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
   });
 
   it("caps the sockets one client address holds, and /health still answers while hundreds trickle", async () => {

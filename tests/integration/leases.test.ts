@@ -11,34 +11,35 @@ import type { AppServices } from "../../server-bridge/app-services.ts";
 import { LOCAL_USER } from "../../server-bridge/auth/tokens.ts";
 import { configFromEnv } from "../../server-bridge/config.ts";
 import { node } from "../engine/support.ts";
+import { storeConfig } from "../support/database.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, type TestServer, WORKFLOWS } from "../support/server.ts";
 
 /** Services on the server's store that will "die": no lease keeper, so nothing they own is renewed. */
-function doomed(server: TestServer, leaseMs: number): AppServices & AsyncDisposable {
-  const app = createServices(configFromEnv({}, { dataDir: server.dataDir, leaseMs }), () => {});
+async function doomed(server: TestServer, leaseMs: number): Promise<AppServices & AsyncDisposable> {
+  const app = await createServices(configFromEnv({}, { ...(await storeConfig(server.dataDir)), leaseMs }), () => {});
   return Object.assign(app, {
     [Symbol.asyncDispose]: async () => {
-      app.runs.endAll();
+      await app.runs.endAll();
       await app.jobs.dispose();
-      app.audit.flush();
-      app.store.dispose();
+      await app.audit.flush();
+      await app.store.dispose();
     },
   });
 }
 
 /** A write waiting on an approval in `app`'s process, once its approval row is in the store. */
 async function pendingWrite(app: AppServices, name: string) {
-  const session = app.sessions.create(LOCAL_USER, { mode: "default" });
-  const live = app.runs.start(LOCAL_USER, session.sessionId);
+  const session = await app.sessions.create(LOCAL_USER, { mode: "default" });
+  const live = await app.runs.start(LOCAL_USER, session.sessionId);
   const answer = app.runs.invoke(LOCAL_USER, { runId: live.id, module: WORKFLOWS, export: "create", args: [name] });
   const asked = app.store.sql("SELECT 1 FROM approvals WHERE run_id = ? AND status = 'pending'");
-  for (let i = 0; i < 200 && !asked.get(live.id); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 200 && !(await asked.get(live.id)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   return { sessionId: session.sessionId, runId: live.id, answer };
 }
 
-const status = (server: TestServer, table: "approvals" | "runs" | "jobs", where: string, id: string) =>
-  (server.app.store.db.prepare(`SELECT status FROM ${table} WHERE ${where} = ?`).get(id) as { status: string }).status;
+const status = async (server: TestServer, table: "approvals" | "runs" | "jobs", where: string, id: string) =>
+  ((await server.app.store.sql(`SELECT status FROM ${table} WHERE ${where} = ?`).get(id)) as { status: string }).status;
 
 describe("lease keeping while the server runs", () => {
   it("settles a stopped process's approval, run and job, announces them, and keeps its own", async () => {
@@ -52,10 +53,10 @@ describe("lease keeping while the server runs", () => {
     expect(await server.script.run.invoke.mutate(held)).toEqual({ pending: true });
 
     // Another process, started after the server (so start-up recovery cannot be what settles it).
-    await using other = doomed(server, 600);
+    await using other = await doomed(server, 600);
     const write = await pendingWrite(other, "orphan");
-    const jobSession = other.sessions.create(LOCAL_USER, { mode: "auto" });
-    const jobRun = other.runs.start(LOCAL_USER, jobSession.sessionId);
+    const jobSession = await other.sessions.create(LOCAL_USER, { mode: "auto" });
+    const jobRun = await other.runs.start(LOCAL_USER, jobSession.sessionId);
     const graph = { nodes: [node("wait", "control.delay", { ms: 60_000 })], edges: [] };
     const started = await other.runs.invoke(LOCAL_USER, {
       runId: jobRun.id,
@@ -80,16 +81,16 @@ describe("lease keeping while the server runs", () => {
       status: "failed",
       error: { code: "run_ended", message: expect.stringMatching(/stopped before it finished/) },
     });
-    expect(status(server, "approvals", "id", asked.approval.approval_id)).toBe("timeout");
-    expect(status(server, "runs", "id", write.runId)).toBe("expired");
-    expect(status(server, "runs", "id", jobRun.id)).toBe("expired");
-    expect(status(server, "jobs", "id", jobId)).toBe("failed");
+    expect(await status(server, "approvals", "id", asked.approval.approval_id)).toBe("timeout");
+    expect(await status(server, "runs", "id", write.runId)).toBe("expired");
+    expect(await status(server, "runs", "id", jobRun.id)).toBe("expired");
+    expect(await status(server, "jobs", "id", jobId)).toBe("failed");
     expect(await browser.approvals.pending.query({ sessionId: write.sessionId })).toEqual({ approvals: [] });
     // Had the asker been alive after all, it would learn the truth: a timeout, not an answer.
     expect(await write.answer).toMatchObject({ ok: false, error: { code: "approval_timeout" } });
 
     // The server's own rows, renewed by its keeper all along, are untouched.
-    expect(status(server, "runs", "id", ownRun)).toBe("running");
+    expect(await status(server, "runs", "id", ownRun)).toBe("running");
     const [mine] = (await browser.approvals.pending.query({ sessionId: own.sessionId })).approvals;
     expect(mine?.capability).toBe("create_workflow");
     await browser.approvals.respond.mutate({ approvalId: mine?.approval_id ?? "", answer: "allow" });
@@ -100,7 +101,7 @@ describe("lease keeping while the server runs", () => {
     // The server sweeps rarely here; the other process's lease runs out long before the first sweep.
     await using server = await startTestServer({ leaseMs: 60_000 });
     const browser = await server.browser();
-    await using other = doomed(server, 200);
+    await using other = await doomed(server, 200);
     const write = await pendingWrite(other, "too late");
     using events = await watchEvents(browser, write.sessionId);
     const asked = await events.next("approval_requested");
@@ -111,10 +112,10 @@ describe("lease keeping while the server runs", () => {
     ).rejects.toMatchObject({
       data: { httpStatus: 409, error: { code: "run_ended", message: expect.stringMatching(/no one waiting/) } },
     });
-    expect(status(server, "approvals", "id", asked.approval.approval_id)).toBe("timeout");
+    expect(await status(server, "approvals", "id", asked.approval.approval_id)).toBe("timeout");
     expect(await events.next("approval_settled")).toMatchObject({ status: "timeout" });
     // Nothing ran: the asking side sees a timeout, not an allow.
     expect(await write.answer).toMatchObject({ ok: false, error: { code: "approval_timeout" } });
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
   });
 });

@@ -80,14 +80,14 @@ describe("first namespaces on the real store", () => {
     expect(await call(MEMORY, "delete", [id])).toMatchObject({ ok: true });
     expect(((await call(MEMORY, "list", [])) as { value: { memories: unknown[] } }).value.memories).toHaveLength(2);
 
-    const other = server.app.credentials.addUser("someone");
+    const other = await server.app.credentials.addUser("someone");
     const res = await fetch(`${server.url}/trpc/session.create`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
       body: JSON.stringify({ mode: "auto" }),
     });
     const sessionId = ((await res.json()) as { result: { data: { sessionId: string } } }).result.data.sessionId;
-    const live = server.app.runs.start(other.userId, sessionId);
+    const live = await server.app.runs.start(other.userId, sessionId);
     const theirs = await server.app.runs.invoke(other.userId, {
       runId: live.id,
       module: MEMORY,
@@ -111,7 +111,7 @@ describe("first namespaces on the real store", () => {
       ok: false,
       error: { code: "capability_failed" },
     });
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM shared_results").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM shared_results").get()).toEqual({ n: 0 });
   });
 
   it("shared: a run holds at most 1 MB per value (as UTF-8 JSON), 200 keys and 8 MB in all", async () => {

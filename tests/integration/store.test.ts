@@ -6,9 +6,10 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createServices } from "../../server-bridge/app.ts";
 import { configFromEnv } from "../../server-bridge/config.ts";
-import { MIGRATIONS, openStore } from "../../server-bridge/store/db.ts";
+import { MIGRATIONS, openSqlite, type SqliteStore } from "../../server-bridge/store/sqlite.ts";
 import { WorkflowStore } from "../../server-bridge/store/workflows.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
+import { storeConfig, storeEnv } from "../support/database.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
@@ -25,7 +26,7 @@ describe("the store across restarts and processes", () => {
     })) as {
       value: { id: string };
     };
-    first.app.sessions.allowSet(sessionId).add("create_workflow");
+    await first.app.sessions.allowSet(sessionId).add("create_workflow");
     await using second = await first.restart();
     expect(second.token).toBe(first.token);
     expect(await second.script.session.get.query({ sessionId })).toMatchObject({ mode: "auto" });
@@ -66,7 +67,7 @@ describe("the store across restarts and processes", () => {
       process.execPath,
       ["--import", "tsx", "server-bridge/main.ts", "user", "add", "bob"],
       {
-        env: { ...process.env, DATA_DIR: server.dataDir },
+        env: { ...process.env, ...(await storeEnv(server.dataDir)) },
         encoding: "utf8",
       },
     ).then(
@@ -80,9 +81,7 @@ describe("the store across restarts and processes", () => {
     expect(child.status, child.stderr).toBe(0);
     expect(JSON.parse(child.stdout)).toMatchObject({ userId: expect.any(String), token: expect.any(String) });
 
-    const row = server.app.store.db
-      .prepare("SELECT status FROM approvals WHERE id = ?")
-      .get(asked.approval.approval_id);
+    const row = await server.app.store.sql("SELECT status FROM approvals WHERE id = ?").get(asked.approval.approval_id);
     expect(row).toEqual({ status: "pending" });
     await browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" });
     expect(await server.script.run.invoke.mutate(input)).toMatchObject({ ok: true, value: { name: "live" } });
@@ -92,38 +91,44 @@ describe("the store across restarts and processes", () => {
     const dataDir = tempDir();
     try {
       // A healthy process (its lease is long), then one that will "crash": it never renews its 1 ms lease.
-      const healthy = createServices(configFromEnv({}, { dataDir, leaseMs: 60_000 }), () => {});
-      const keeper = healthy.runs.start("local", healthy.sessions.create("local", {}).sessionId);
-      const crashed = createServices(configFromEnv({}, { dataDir, leaseMs: 1 }), () => {});
-      const session = crashed.sessions.create("local", {});
-      const live = crashed.runs.start("local", session.sessionId);
+      const healthy = await createServices(
+        configFromEnv({}, { ...(await storeConfig(dataDir)), leaseMs: 60_000 }),
+        () => {},
+      );
+      const keeper = await healthy.runs.start("local", (await healthy.sessions.create("local", {})).sessionId);
+      const crashed = await createServices(
+        configFromEnv({}, { ...(await storeConfig(dataDir)), leaseMs: 1 }),
+        () => {},
+      );
+      const session = await crashed.sessions.create("local", {});
+      const live = await crashed.runs.start("local", session.sessionId);
       const waiting = crashed.runs.invoke("local", {
         runId: live.id,
         module: WORKFLOWS,
         export: "create",
         args: ["lost"],
       });
-      const approval = crashed.store.db.prepare("SELECT status FROM approvals WHERE run_id = ?");
-      for (let i = 0; i < 500 && !approval.get(live.id); i++) await new Promise((next) => setTimeout(next, 10));
-      expect(approval.get(live.id)).toEqual({ status: "pending" });
+      const approval = crashed.store.sql("SELECT status FROM approvals WHERE run_id = ?");
+      for (let i = 0; i < 500 && !(await approval.get(live.id)); i++) await new Promise((next) => setTimeout(next, 10));
+      expect(await approval.get(live.id)).toEqual({ status: "pending" });
       await new Promise((next) => setTimeout(next, 5)); // past the crashed process's lease
 
-      const third = createServices(configFromEnv({}, { dataDir }), () => {});
-      expect(approval.get(live.id)).toEqual({ status: "timeout" });
-      expect(third.store.db.prepare("SELECT status, end_reason FROM runs WHERE id = ?").get(live.id)).toEqual({
+      const third = await createServices(configFromEnv({}, await storeConfig(dataDir)), () => {});
+      expect(await approval.get(live.id)).toEqual({ status: "timeout" });
+      expect(await third.store.sql("SELECT status, end_reason FROM runs WHERE id = ?").get(live.id)).toEqual({
         status: "expired",
         end_reason: "the process serving it stopped",
       });
-      expect(third.store.db.prepare("SELECT status FROM runs WHERE id = ?").get(keeper.id)).toEqual({
+      expect(await third.store.sql("SELECT status FROM runs WHERE id = ?").get(keeper.id)).toEqual({
         status: "running",
       });
       // Ending the runs settles the call still waiting in `crashed` (its audit row follows a turn later).
-      for (const s of [third, healthy, crashed]) s.runs.endAll();
+      for (const s of [third, healthy, crashed]) await s.runs.endAll();
       expect(await waiting).toMatchObject({ ok: false });
       await new Promise((next) => setImmediate(next));
       for (const s of [third, healthy, crashed]) {
-        s.audit.flush();
-        s.store.dispose();
+        await s.audit.flush();
+        await s.store.dispose();
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -132,12 +137,13 @@ describe("the store across restarts and processes", () => {
 
   it("migrates once and uses WAL with a busy timeout", async () => {
     await using server = await startTestServer();
-    expect(server.app.store.db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(server.app.store.db.pragma("busy_timeout", { simple: true })).toBe(5000);
-    expect(server.app.store.db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+    const { db } = server.app.store as SqliteStore;
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("busy_timeout", { simple: true })).toBe(5000);
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
   });
 
-  it("re-encodes graphs stored before values were escaped: old markers stay references, other $-keys stay data", () => {
+  it("re-encodes graphs stored before values were escaped: old markers stay references, other $-keys stay data", async () => {
     const dataDir = tempDir();
     try {
       const db = new Database(join(dataDir, "nodetool.sqlite"));
@@ -149,10 +155,10 @@ describe("the store across restarts and processes", () => {
         "INSERT INTO workflows (id, user_id, name, graph, version, created_at, updated_at) VALUES ('wf_1', 'u1', 'old', ?, 1, 0, 0)",
       ).run(JSON.stringify(legacy));
       db.close();
-      using store = openStore(dataDir);
-      const row = store.db.prepare("SELECT graph FROM workflows WHERE id = 'wf_1'").get() as { graph: string };
+      using store = openSqlite(dataDir);
+      const row = (await store.sql("SELECT graph FROM workflows WHERE id = 'wf_1'").get()) as { graph: string };
       expect(JSON.parse(row.graph).nodes[0].data).toEqual({ pic: { $asset: "as_1" }, $$note: "x" });
-      const graph = new WorkflowStore(store).require("u1", "wf_1").graph;
+      const graph = (await new WorkflowStore(store).require("u1", "wf_1")).graph;
       expect(graph.nodes[0]?.data.pic).toEqual(new AssetRef("as_1"));
       expect(graph.nodes[0]?.data.$note).toBe("x");
     } finally {

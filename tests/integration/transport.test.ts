@@ -47,7 +47,7 @@ describe("/trpc streaming", () => {
     const text = await readUntil(reader, '"workflows"');
     // The read's result streamed back although the write in the same batch has not settled.
     expect(text).toContain('"ok":true');
-    expect(server.app.approvals.pending(sessionId)).toHaveLength(1);
+    expect(await server.app.approvals.pending(sessionId)).toHaveLength(1);
     await server.script.run.end.mutate({ runId });
     while (!(await reader.read()).done) {
       // drain: ending the run settles the held call, and the response ends

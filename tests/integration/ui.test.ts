@@ -181,9 +181,9 @@ describe("the ui namespace on the server", () => {
       error: { code: "invalid_call" },
     });
 
-    server.app.audit.flush();
-    const rows = server.app.store.db
-      .prepare("SELECT capability, decision, outcome FROM audit WHERE run_id = ? ORDER BY id")
+    await server.app.audit.flush();
+    const rows = await server.app.store
+      .sql("SELECT capability, decision, outcome FROM audit WHERE run_id = ? ORDER BY id")
       .all(runId);
     expect(rows).toContainEqual({ capability: "ui_add_node", decision: "ask", outcome: "ok" });
     expect(rows).toContainEqual({

@@ -161,8 +161,8 @@ describe("a widget credential's scope", () => {
     const approvalId = (await own.approvals.pending.query({ sessionId })).approvals[0]?.approval_id ?? "";
     await own.approvals.respond.mutate({ approvalId, answer: "deny" });
     expect(await call).toMatchObject({ ok: false, error: { code: "permission_denied" } });
-    server.app.audit.flush();
-    const actors = server.app.store.db.prepare("SELECT DISTINCT actor FROM audit WHERE run_id = ?").all(runId);
+    await server.app.audit.flush();
+    const actors = await server.app.store.sql("SELECT DISTINCT actor FROM audit WHERE run_id = ?").all(runId);
     expect(actors).toEqual([{ actor: "agent" }]);
   });
 

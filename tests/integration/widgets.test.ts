@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
+import type { SqliteStore } from "../../server-bridge/store/sqlite.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { closed, rawSocket, socketUrl } from "../support/sockets.ts";
@@ -32,7 +33,7 @@ async function cli(dataDir: string, ...args: string[]) {
 }
 
 const storeText = (server: TestServer) => {
-  server.app.store.db.pragma("wal_checkpoint(TRUNCATE)");
+  (server.app.store as SqliteStore).db.pragma("wal_checkpoint(TRUNCATE)");
   return readFileSync(join(server.dataDir, "nodetool.sqlite")).toString("latin1");
 };
 
@@ -105,8 +106,8 @@ describe("widget registration and tokens", () => {
 
     // Time passes: the token's expiry is moved into the past, as minutes going by would.
     const late = (await mint(server, widget.mintKey)).body.token as string;
-    server.app.store.db
-      .prepare("UPDATE widget_tokens SET expires_at = ? WHERE exchanged_at IS NULL")
+    await server.app.store
+      .sql("UPDATE widget_tokens SET expires_at = ? WHERE exchanged_at IS NULL")
       .run(Date.now() - 1);
     expect((await exchange(server, widget.id, late)).body.error?.message).toMatch(/expired at/);
     expect((await exchange(server, widget.id, "ntwt_nothing")).body.error?.message).toMatch(/not valid/);
@@ -169,7 +170,7 @@ describe("widget registration and tokens", () => {
     expect(viaPage.mintKey).toMatch(/^ntwm_/);
     expect((await server.script.widgets.list.query()).widgets.map((w) => w.id)).toEqual([widget.id, viaPage.widget.id]);
 
-    const { token: apiToken } = new ApiTokens(server.app.store).add("local", "ci");
+    const { token: apiToken } = await new ApiTokens(server.app.store).add("local", "ci");
     const api = createTRPCClient<AppRouter>({
       links: [httpLink({ url: `${server.url}/trpc`, headers: { authorization: `Bearer ${apiToken}` } })],
     });
@@ -194,7 +195,7 @@ describe("widget registration and tokens", () => {
     const rawClosed = closed(raw);
     expect(await server.script.widgets.revoke.mutate({ widgetId: widget.id })).toEqual({ revoked: true });
     expect(await rawClosed).toBe(4403);
-    const row = server.app.store.db.prepare("SELECT status FROM runs WHERE id = ?").get(runId) as { status: string };
+    const row = (await server.app.store.sql("SELECT status FROM runs WHERE id = ?").get(runId)) as { status: string };
     expect(row.status).toBe("cancelled");
     await expect(widgetHttp(server, credential).session.get.query({ sessionId })).rejects.toThrow();
     expect((await mint(server, widget.mintKey)).status).toBe(401);

@@ -8,6 +8,7 @@ import { request } from "node:http";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { hashToken } from "../../server-bridge/auth/tokens.ts";
+import { storeEnv } from "../support/database.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { httpClient, TIMEOUT, WORKFLOWS } from "./support.ts";
 
@@ -41,15 +42,15 @@ function raw(url: string, headers: Record<string, string>, body = INITIALIZE) {
   });
 }
 
-function sessionCount(server: TestServer): number {
-  return (server.app.store.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+async function sessionCount(server: TestServer): Promise<number> {
+  return ((await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()) as { n: number }).n;
 }
 
 /** A second user with an MCP token of their own. */
-function addMcpUser(server: TestServer, id: string, token: string): void {
-  server.app.store.db.prepare("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(id, id, Date.now());
-  server.app.store.db
-    .prepare("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'mcp', ?)")
+async function addMcpUser(server: TestServer, id: string, token: string): Promise<void> {
+  await server.app.store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(id, id, Date.now());
+  await server.app.store
+    .sql("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, ?, 'mcp', ?)")
     .run(hashToken(token), id, Date.now());
 }
 
@@ -59,7 +60,7 @@ const CREATE = (name: string) =>
 describe("/mcp guards", () => {
   it("answers 401 with WWW-Authenticate without a valid MCP token, before any session exists", async () => {
     await using server = await startTestServer();
-    const before = sessionCount(server);
+    const before = await sessionCount(server);
     const none = await raw(server.url, {});
     expect(none.status).toBe(401);
     expect(String(none.headers["www-authenticate"])).toMatch(/^Bearer /);
@@ -68,7 +69,7 @@ describe("/mcp guards", () => {
     expect(String(admin.headers["www-authenticate"])).toContain('error="invalid_token"');
     expect(JSON.parse(admin.body).error.code).toBe("unauthorized");
     await expect(httpClient(server.url, undefined)).rejects.toMatchObject({ code: 401 });
-    expect(sessionCount(server)).toBe(before);
+    expect(await sessionCount(server)).toBe(before);
   });
 
   it("answers 403 to a foreign Host or Origin, token or not", async () => {
@@ -89,7 +90,7 @@ describe("/mcp guards", () => {
 describe("/mcp sessions", () => {
   it("lists exactly the two tools and binds each session to the user whose token opened it", async () => {
     await using server = await startTestServer({ mcpMode: "auto" });
-    addMcpUser(server, "user_b", "token-of-user-b-0123456789");
+    await addMcpUser(server, "user_b", "token-of-user-b-0123456789");
     await using a = await httpClient(server.url, server.app.credentials.mcpToken);
     await using b = await httpClient(server.url, "token-of-user-b-0123456789");
     const { tools } = await a.client.listTools(undefined, TIMEOUT);
@@ -114,13 +115,13 @@ describe("/mcp sessions", () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", "server-bridge/main.ts", "user", "add", "bob"],
-      { env: { ...process.env, DATA_DIR: server.dataDir }, encoding: "utf8" },
+      { env: { ...process.env, ...(await storeEnv(server.dataDir)) }, encoding: "utf8" },
     );
     const bob = JSON.parse(stdout) as { userId: string; token: string; mcpToken: string };
     expect(bob.mcpToken).toEqual(expect.any(String));
     expect(bob.mcpToken).not.toBe(bob.token);
-    const stored = server.app.store.db
-      .prepare("SELECT token_hash, scope FROM api_tokens WHERE user_id = ?")
+    const stored = await server.app.store
+      .sql("SELECT token_hash, scope FROM api_tokens WHERE user_id = ?")
       .all(bob.userId);
     expect(stored).toEqual(
       expect.arrayContaining([
@@ -130,7 +131,7 @@ describe("/mcp sessions", () => {
     );
     await using mcp = await httpClient(server.url, bob.mcpToken);
     expect((await mcp.run(CREATE("Bob's"))).observation).toMatchObject({ ok: true, result: "Bob's" });
-    expect(server.app.store.db.prepare("SELECT user_id FROM workflows").all()).toEqual([{ user_id: bob.userId }]);
+    expect(await server.app.store.sql("SELECT user_id FROM workflows").all()).toEqual([{ user_id: bob.userId }]);
     // Each token keeps to its scope: the admin token does not open /mcp.
     expect((await raw(server.url, { authorization: `Bearer ${bob.token}` })).status).toBe(401);
   });
@@ -184,7 +185,7 @@ describe("/mcp gate through elicitation", () => {
     expect(denied.result.isError).toBe(true);
     expect(denied.observation.error?.code).toBe("permission_denied");
     expect(mcp.elicitations).toHaveLength(2);
-    const names = server.app.store.db.prepare("SELECT name FROM workflows").all();
+    const names = await server.app.store.sql("SELECT name FROM workflows").all();
     expect(names).toEqual([{ name: "Approved" }]);
   });
 
@@ -210,7 +211,7 @@ describe("/mcp gate through elicitation", () => {
       expect(observation.error?.message).toMatch(/could not be read.*nobody said no/);
       expect(observation.error?.message).not.toMatch(/denied/i);
     }
-    expect(server.app.store.db.prepare("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
   });
 
   it("default mode: a client whose prompt fails, or that declared only URL mode, is never said to have refused", async () => {
@@ -339,18 +340,18 @@ describe("/mcp long actions", () => {
     const controller = new AbortController();
     const endless = `import { workflows } from "${WORKFLOWS}"; while (true) { await workflows.list(); }`;
     const call = mcp.run(endless, { request: { ...TIMEOUT, signal: controller.signal } });
-    const calls = () => {
-      server.app.audit.flush();
-      return (server.app.store.db.prepare("SELECT count(*) AS n FROM audit").get() as { n: number }).n;
+    const calls = async () => {
+      await server.app.audit.flush();
+      return ((await server.app.store.sql("SELECT count(*) AS n FROM audit").get()) as { n: number }).n;
     };
-    while (calls() < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await calls()) < 3) await new Promise((resolve) => setTimeout(resolve, 20));
     controller.abort("enough");
     await expect(call).rejects.toThrow();
     const until = Date.now() + 10_000;
     let status = "";
     while (Date.now() < until) {
       status = (
-        server.app.store.db.prepare("SELECT status FROM runs ORDER BY started_at DESC LIMIT 1").get() as {
+        (await server.app.store.sql("SELECT status FROM runs ORDER BY started_at DESC LIMIT 1").get()) as {
           status: string;
         }
       ).status;
@@ -360,9 +361,9 @@ describe("/mcp long actions", () => {
     expect(status).toBe("cancelled");
     // The action stopped too: its loop of calls no longer reaches the store.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const settled = calls();
+    const settled = await calls();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(calls()).toBe(settled);
+    expect(await calls()).toBe(settled);
     expect((await mcp.run("export default 'next';")).observation.result).toBe("next");
   });
 });

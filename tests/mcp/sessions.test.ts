@@ -83,7 +83,7 @@ describe("/mcp sessions of clients that never close them", () => {
     expect((await post(server, token, LIST, ids.at(-1))).status).toBe(200);
     expect((await post(server, token, LIST, ids[0])).status).toBe(404);
 
-    const bob = server.app.credentials.addUser("bob");
+    const bob = await server.app.credentials.addUser("bob");
     await using second = await httpClient(server.url, bob.mcpToken);
     expect((await second.run("export default 6 * 7;")).observation).toMatchObject({ ok: true, result: 42 });
     expect(server.mcp.sessionCountOf(bob.userId)).toBe(1);
@@ -116,7 +116,7 @@ describe("/mcp sessions of clients that never close them", () => {
     const refused = await post(single, mine, INITIALIZE);
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body).error.message).toMatch(/Every MCP session you hold open is busy/);
-    const other = single.app.credentials.addUser("other");
+    const other = await single.app.credentials.addUser("other");
     expect((await post(single, other.mcpToken, INITIALIZE)).status).toBe(200);
     decline.release();
     expect((await held).observation.error?.code).toBe("permission_denied");

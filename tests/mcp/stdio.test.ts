@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../server-bridge/store/db.ts";
 import { MODULE_NAMES } from "../../shared/capabilities/table.ts";
 import { Observation } from "../../shared/protocol/worker.ts";
+import { storeConfig } from "../support/database.ts";
 import { stdioClient, TIMEOUT, WORKFLOWS } from "./support.ts";
 
 describe("MCP over stdio (auto mode)", () => {
@@ -37,14 +38,15 @@ describe("MCP over stdio (auto mode)", () => {
     expect(result.structuredContent).toEqual(observation);
     expect(observation).toMatchObject({ ok: true, result: { names: ["From stdio"] } });
     // The row is in the SQLite file every other process of this $DATA_DIR reads.
-    const store = openStore(mcp.dataDir);
+    const { dataDir } = await storeConfig(mcp.dataDir);
+    const store = await openStore(dataDir);
     try {
-      const row = store.db
-        .prepare("SELECT name, user_id FROM workflows WHERE id = ?")
+      const row = await store
+        .sql("SELECT name, user_id FROM workflows WHERE id = ?")
         .get((observation.result as { id: string }).id);
       expect(row).toEqual({ name: "From stdio", user_id: "local" });
     } finally {
-      store.dispose();
+      await store.dispose();
     }
   });
 

@@ -17,6 +17,7 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import sharp from "sharp";
+import { storeEnv } from "../support/database.ts";
 import { tempDir } from "../support/server.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -98,7 +99,7 @@ export async function stdioClient(
     command: process.execPath,
     args: ["--import", "tsx", "server-bridge/main.ts", "mcp", ...(options.args ?? [])],
     cwd: ROOT,
-    env: { ...(process.env as Record<string, string>), DATA_DIR: dataDir, MCP_MODE: "", ...options.env },
+    env: { ...(process.env as Record<string, string>), ...(await storeEnv(dataDir)), MCP_MODE: "", ...options.env },
     stderr: "pipe",
   });
   let stderr = "";

@@ -102,9 +102,9 @@ describe("view_image", () => {
     expect(errorText(await view({ image_id: "https://example.com/cat.png" }))).toMatch(/Remote URLs are not fetched/);
     expect(errorText(await view({ image_id: "ast_nope" }))).toMatch(/No image asset "ast_nope"/);
     // Another user's token cannot see this user's asset.
-    server.app.store.db.prepare("INSERT INTO users (id, name, created_at) VALUES ('user_c', 'c', 0)").run();
-    server.app.store.db
-      .prepare("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, 'user_c', 'mcp', 0)")
+    await server.app.store.sql("INSERT INTO users (id, name, created_at) VALUES ('user_c', 'c', 0)").run();
+    await server.app.store
+      .sql("INSERT INTO api_tokens (token_hash, user_id, scope, created_at) VALUES (?, 'user_c', 'mcp', 0)")
       .run(hashToken("token-of-user-c-0123456789"));
     await using other = await httpClient(server.url, "token-of-user-c-0123456789");
     const result = (await other.client.callTool(

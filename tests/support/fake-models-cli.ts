@@ -49,7 +49,7 @@ process.stdout.write(
 );
 
 const stop = () => {
-  server.close().then(() => process.exit(0));
+  void server.close().then(() => process.exit(0));
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -36,7 +36,13 @@ export function tempDir(prefix = "nt-test-"): string {
 export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = tempDir()): Promise<TestServer> {
   const config = configFromEnv(
     {},
-    { port: 0, dataDir, webDir: join(dataDir, "no-web"), allowTokenAutoMode: true, ...overrides },
+    {
+      port: 0,
+      dataDir,
+      webDir: join(dataDir, "no-web"),
+      allowTokenAutoMode: true,
+      ...overrides,
+    },
   );
   const handle = await startApp(config, () => {});
   const token = handle.app.credentials.adminToken;
@@ -100,10 +106,10 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
 }
 
 /** The gate's decision and the outcome of each audited call of `capability` in a run, in order. */
-export function auditedDecisions(server: TestServer, runId: string, capability: string): unknown[] {
-  server.app.audit.flush();
-  return server.app.store.db
-    .prepare("SELECT decision, outcome FROM audit WHERE run_id = ? AND capability = ? ORDER BY id")
+export async function auditedDecisions(server: TestServer, runId: string, capability: string): Promise<unknown[]> {
+  await server.app.audit.flush();
+  return await server.app.store
+    .sql("SELECT decision, outcome FROM audit WHERE run_id = ? AND capability = ? ORDER BY id")
     .all(runId, capability);
 }
 

@@ -63,7 +63,7 @@ export function useSession(api: Api, persistence: Persistence, onEvent: (event: 
   useEffect(() => {
     let cancelled = false;
     let unsubscribe: (() => void) | undefined;
-    (async () => {
+    void (async () => {
       try {
         const { sessionId, mode } = await openSession(api, persistence);
         const { allowed } = await api.session.allowed.query({ sessionId });

@@ -84,7 +84,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
 
   useEffect(() => {
     let cancelled = false;
-    (async () => {
+    void (async () => {
       try {
         const status = await api.agent.status.query();
         if (cancelled) return;

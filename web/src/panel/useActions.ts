@@ -39,11 +39,11 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   const codeRef = useRef("");
 
   useEffect(() => {
-    persistence.loadDraft().then((draft) => {
+    void persistence.loadDraft().then((draft) => {
       codeRef.current = draft ?? EXAMPLE_ACTION;
       setCode(codeRef.current);
     });
-    persistence.loadHistory().then(setHistory);
+    void persistence.loadHistory().then(setHistory);
   }, [persistence]);
 
   const edited = useCallback(
