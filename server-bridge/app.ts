@@ -59,7 +59,7 @@ export async function createServices(
   log: Logger = consoleLogger,
   given?: Store,
 ): Promise<AppServices> {
-  const store = given ?? (await openStore(config.dataDir));
+  const store = given ?? (await openStore(config.dataDir, config.databaseUrl));
   let agent: AgentHost | undefined;
   const owner = `proc_${randomUUID()}`;
   imageWork.limit = config.imageConcurrency;

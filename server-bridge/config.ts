@@ -8,6 +8,8 @@ export interface ServerConfig {
   host: string;
   port: number;
   dataDir: string;
+  /** `postgres://...`: the store lives in Postgres (files still under `dataDir`); unset, SQLite in `dataDir`. */
+  databaseUrl?: string | undefined;
   authToken?: string | undefined;
   mcpToken?: string | undefined;
   approvalTimeoutMs: number;
@@ -133,6 +135,7 @@ export function configFromEnv(
     host: env.HOST ?? "127.0.0.1",
     port: int(env.PORT, 8787, "PORT"),
     dataDir: resolve(env.DATA_DIR ?? ".data"),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     authToken: env.AUTH_TOKEN,
     mcpToken: env.MCP_TOKEN,
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_MS, 5 * 60_000, "APPROVAL_TIMEOUT_MS"),
@@ -181,4 +184,13 @@ export function configFromEnv(
   if (config.imageConcurrency < 1) throw new Error("IMAGE_CONCURRENCY must be at least 1");
   if (config.maxConnectionsPerClient < 1) throw new Error("MAX_CONNECTIONS_PER_CLIENT must be at least 1");
   return config;
+}
+
+/** Only Postgres URLs: anything else set in DATABASE_URL is a mistake to report, not to ignore. */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!/^postgres(ql)?:\/\//.test(value)) {
+    throw new Error("DATABASE_URL must be a postgres:// (or postgresql://) URL; leave it unset for SQLite.");
+  }
+  return value;
 }

@@ -178,7 +178,7 @@ export class ThreadStore {
       }
       await this.store
         .sql(
-          "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = tokens + excluded.tokens",
+          "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = agent_usage.tokens + excluded.tokens",
         )
         .run(userId, today(), tokens);
     });

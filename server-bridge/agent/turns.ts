@@ -99,13 +99,28 @@ export class AgentTurns {
 
   async #run(turn: Turn, ask: TurnAsk): Promise<void> {
     let sequence = 0;
-    const emit = (event: ModelEvent) => {
+    const publish = (event: ModelEvent) => {
       const last = turn.events[turn.events.length - 1];
       if (turn.events.length >= MAX_EVENTS && event.type === "text" && last?.event.type === "text") {
         last.event = { type: "text", delta: last.event.delta + event.delta };
       } else turn.events.push({ id: String(++sequence), event });
       for (const wake of turn.wake) wake();
     };
+    // The turn's last event (done or error) goes out once its message is stored: a page that reads
+    // the thread when it sees the end finds the finished message, not the placeholder.
+    const ending: ModelEvent[] = [];
+    const emit = (event: ModelEvent) => {
+      if (event.type === "done" || event.type === "error") ending.push(event);
+      else publish(event);
+    };
+    try {
+      await this.#steps(turn, ask, emit, () => ending.some((event) => event.type === "error"));
+    } finally {
+      for (const event of ending) publish(event);
+    }
+  }
+
+  async #steps(turn: Turn, ask: TurnAsk, emit: (event: ModelEvent) => void, failed: () => boolean): Promise<void> {
     const fail = (code: Extract<ModelEvent, { type: "error" }>["code"], message: string) =>
       emit({ type: "error", code, message });
     const { userId } = turn;
@@ -157,7 +172,7 @@ export class AgentTurns {
         emit(event);
         if (event.type === "error") break;
       }
-      if (!finished && turn.events.at(-1)?.event.type !== "error") {
+      if (!finished && !failed()) {
         if (turn.controller.signal.aborted) fail("cancelled", "Stopped by the user.");
         else fail("capability_failed", "The model's answer was cut off before it finished. Send the request again.");
       }

@@ -5,6 +5,7 @@
  * in it, and statements from elsewhere wait until it ends. Owns nothing itself: `openStore` picks the
  * backend, which owns its connections.
  */
+import { openPostgres } from "./postgres.ts";
 import { openSqlite } from "./sqlite.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -30,9 +31,9 @@ export interface Store {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** The SQLite file in `dataDir`. */
-export async function openStore(dataDir: string): Promise<Store> {
-  return openSqlite(dataDir);
+/** Postgres when `databaseUrl` is given, else the SQLite file in `dataDir`. */
+export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
+  return databaseUrl ? await openPostgres(databaseUrl, dataDir) : openSqlite(dataDir);
 }
 
 export function now(): number {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
+import { hashToken } from "../../server-bridge/auth/tokens.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { storeEnv } from "../support/database.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
@@ -85,7 +86,13 @@ describe("API tokens", () => {
     expect(mcp.status).toBe(401);
 
     // Stored hashed: the secret is nowhere in the store.
-    expect(readFileSync(join(server.dataDir, "nodetool.sqlite")).includes(Buffer.from(token))).toBe(false);
+    if (server.app.store.dialect === "sqlite") {
+      expect(readFileSync(join(server.dataDir, "nodetool.sqlite")).includes(Buffer.from(token))).toBe(false);
+    } else {
+      const rows = JSON.stringify(await server.app.store.sql("SELECT * FROM api_tokens").all());
+      expect(rows).toContain(hashToken(token));
+      expect(rows).not.toContain(token);
+    }
 
     // A taken name is refused; list shows names, never tokens.
     expect((await cli(server.dataDir, "token", "add", "--name", "ci")).status).toBe(1);

@@ -116,8 +116,8 @@ describe("session reads in a turn", () => {
     // The calls of one turn share one read; a second process on the same store changes the row,
     // and the next turn sees it.
     expect(sessions.mode(sessionId)).toBe(sessions.mode(sessionId));
-    const { dataDir } = await storeConfig(server.dataDir);
-    await using other = await openStore(dataDir);
+    const { dataDir, databaseUrl } = await storeConfig(server.dataDir);
+    await using other = await openStore(dataDir, databaseUrl);
     await other.sql("UPDATE sessions SET mode = 'default' WHERE id = ?").run(sessionId);
     await new Promise((resolve) => setImmediate(resolve));
     expect(await sessions.mode(sessionId)).toBe("default");

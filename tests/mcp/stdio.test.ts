@@ -38,8 +38,8 @@ describe("MCP over stdio (auto mode)", () => {
     expect(result.structuredContent).toEqual(observation);
     expect(observation).toMatchObject({ ok: true, result: { names: ["From stdio"] } });
     // The row is in the SQLite file every other process of this $DATA_DIR reads.
-    const { dataDir } = await storeConfig(mcp.dataDir);
-    const store = await openStore(dataDir);
+    const { dataDir, databaseUrl } = await storeConfig(mcp.dataDir);
+    const store = await openStore(dataDir, databaseUrl);
     try {
       const row = await store
         .sql("SELECT name, user_id FROM workflows WHERE id = ?")

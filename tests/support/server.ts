@@ -10,6 +10,7 @@ import { EventSource } from "eventsource";
 import { type AppHandle, startApp } from "../../server-bridge/app.ts";
 import { configFromEnv, type ServerConfig } from "../../server-bridge/config.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+import { databaseFor, dropDatabaseFor } from "./database.ts";
 
 export interface TestServer extends AppHandle {
   dataDir: string;
@@ -39,6 +40,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
     {
       port: 0,
       dataDir,
+      databaseUrl: await databaseFor(dataDir),
       webDir: join(dataDir, "no-web"),
       allowTokenAutoMode: true,
       ...overrides,
@@ -99,6 +101,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
     },
     [Symbol.asyncDispose]: async () => {
       await dispose();
+      await dropDatabaseFor(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
