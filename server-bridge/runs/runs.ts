@@ -184,10 +184,19 @@ export class Runs {
       if (live.userId !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
       return live;
     }
-    const row = (await this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId)) as
-      | { user_id: string; status: string }
+    const row = (await this.store
+      .sql("SELECT user_id, status, lease_owner, lease_expires FROM runs WHERE id = ?")
+      .get(runId)) as
+      | { user_id: string; status: string; lease_owner: string | null; lease_expires: number | null }
       | undefined;
     if (row && row.user_id !== userId) return refusal("unauthorized", `Run "${runId}" is not yours.`);
+    // Live in another server sharing the store (its lease is current): its calls, holds and waiters are there.
+    if (row?.status === "running" && row.lease_owner !== null && (row.lease_expires ?? 0) >= Date.now()) {
+      return refusal(
+        "capability_unavailable",
+        `Run "${runId}" is served by another server (${row.lease_owner}), which holds its calls; send them to the server that started it. Behind a load balancer, keep a script and its runs, and a page and its socket, on one server (route by the nt_login cookie and the Authorization header).`,
+      );
+    }
     return refusal("run_ended", `Run "${runId}" has ended or does not exist here. Start a new run with run.start.`);
   }
 
@@ -295,7 +304,7 @@ async function loadImpl(spec: AnySpec) {
 }
 
 export function refusal(
-  code: "unauthorized" | "run_ended" | "invalid_call" | "unknown_module",
+  code: "unauthorized" | "run_ended" | "invalid_call" | "unknown_module" | "capability_unavailable",
   message: string,
 ): InvokeResult {
   return { ok: false, error: failure(code, message) };
