@@ -45,4 +45,28 @@ describe("two servers on one store", () => {
       await b.close();
     }
   });
+
+  it("lists on one server an approval a run raised on the other, and the answer given there lets the call run", async () => {
+    await using a = await startTestServer({ holdMs: 100 });
+    const b = await startTestServer({ holdMs: 100 }, a.dataDir);
+    try {
+      const { sessionId } = await a.script.session.create.mutate({});
+      const { runId } = await a.script.run.start.mutate({ sessionId });
+      const input = { runId, module: WORKFLOWS, export: "create", args: ["asked on A"], callId: "c1" };
+      expect(await a.script.run.invoke.mutate(input)).toEqual({ pending: true });
+      const browserB = await b.browser();
+      const { approvals } = await browserB.approvals.pending.query({ sessionId });
+      expect(approvals).toMatchObject([{ run_id: runId, capability: "create_workflow" }]);
+      await browserB.approvals.respond.mutate({ approvalId: approvals[0]?.approval_id ?? "", answer: "allow" });
+      // The answer is in the store first; A's waiter reads it there, and the call resumes by its callId.
+      let answer = await a.script.run.invoke.mutate(input);
+      for (let i = 0; i < 100 && "pending" in answer; i++) answer = await a.script.run.invoke.mutate(input);
+      expect(answer).toMatchObject({ ok: true, value: { name: "asked on A" } });
+      await expect(
+        browserB.approvals.respond.mutate({ approvalId: approvals[0]?.approval_id ?? "", answer: "allow" }),
+      ).rejects.toMatchObject({ data: { error: { code: "invalid_call" } } });
+    } finally {
+      await b.close();
+    }
+  });
 });
