@@ -75,7 +75,10 @@ describe("lease keeping while the server runs", () => {
       approval_id: asked.approval.approval_id,
       status: "timeout",
     });
-    expect(await approvals.next("run_ended")).toMatchObject({ run_id: write.runId, reason: "expired" });
+    // The run's lease was taken before its approval's: a sweep between the two ends the run first.
+    await expect
+      .poll(() => approvals.events.find((event) => event.type === "run_ended"), { timeout: 10_000 })
+      .toMatchObject({ run_id: write.runId, reason: "expired" });
     expect(await jobs.next("job_ended")).toMatchObject({
       job_id: jobId,
       status: "failed",
