@@ -16,7 +16,7 @@ import { createTRPCClient, httpLink } from "@trpc/client";
 import pg from "pg";
 import type { AppRouter } from "../server-bridge/trpc/router.ts";
 
-const CALLS = Number(process.argv[2] ?? 4000);
+const CALLS = Number(process.argv[2] ?? 8000);
 const CLIENTS = Number(process.argv[3] ?? 16);
 const MAX_MS = 60_000;
 const TOKEN = "bench-scale-token-0123456789abcdef";
