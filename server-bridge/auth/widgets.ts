@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { Mode } from "../../shared/capabilities/types.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
-import type { Store } from "../store/db.ts";
+import type { Dialect, Store } from "../store/db.ts";
 import { hashToken, newToken } from "./tokens.ts";
 import {
   parseLimit,
@@ -92,6 +92,12 @@ function unauthorized(message: string): CodedError {
 
 const WIDGET_COLUMNS =
   "w.id, w.owner_id, w.user_id, w.origins, w.modules, w.max_mode, w.max_actions, w.calls_per_minute, w.created_at, w.revoked_at";
+
+/** The ids of a JSON array bound as one parameter, as a subquery. */
+const IDS: Record<Dialect, string> = {
+  sqlite: "(SELECT value FROM json_each(?))",
+  postgres: "(SELECT json_array_elements_text(CAST(? AS json)))",
+};
 
 export class Widgets {
   readonly #revoked = new Set<(widgetId: string) => void>();
@@ -291,7 +297,7 @@ export class Widgets {
   async stillValid(credentialIds: readonly string[]): Promise<Set<string>> {
     if (credentialIds.length === 0) return new Set();
     const rows = (await this.store
-      .sql("SELECT id FROM widget_credentials WHERE id IN (SELECT value FROM json_each(?)) AND expires_at > ?")
+      .sql(`SELECT id FROM widget_credentials WHERE id IN ${IDS[this.store.dialect]} AND expires_at > ?`)
       .all(JSON.stringify(credentialIds), Date.now())) as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }
@@ -300,7 +306,7 @@ export class Widgets {
   async revokedAmong(widgetIds: readonly string[]): Promise<Set<string>> {
     if (widgetIds.length === 0) return new Set();
     const rows = (await this.store
-      .sql("SELECT id FROM widgets WHERE id IN (SELECT value FROM json_each(?)) AND revoked_at IS NOT NULL")
+      .sql(`SELECT id FROM widgets WHERE id IN ${IDS[this.store.dialect]} AND revoked_at IS NOT NULL`)
       .all(JSON.stringify(widgetIds))) as { id: string }[];
     return new Set(rows.map((row) => row.id));
   }

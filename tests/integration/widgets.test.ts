@@ -12,13 +12,14 @@ import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import type { SqliteStore } from "../../server-bridge/store/sqlite.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
+import { storeEnv } from "../support/database.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { closed, rawSocket, socketUrl } from "../support/sockets.ts";
 import { addWidget, credentialFor, exchange, HOST_ORIGIN, mint, widgetHttp, widgetSocket } from "../support/widgets.ts";
 
 async function cli(dataDir: string, ...args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir },
+    env: { ...process.env, ...(await storeEnv(dataDir)) },
   });
   let stdout = "";
   let stderr = "";
@@ -32,9 +33,16 @@ async function cli(dataDir: string, ...args: string[]) {
   return { status, stdout, stderr };
 }
 
-const storeText = (server: TestServer) => {
-  (server.app.store as SqliteStore).db.pragma("wal_checkpoint(TRUNCATE)");
-  return readFileSync(join(server.dataDir, "nodetool.sqlite")).toString("latin1");
+/** Everything the store holds, as text (the SQLite file, or every widget row on Postgres). */
+const storeText = async (server: TestServer) => {
+  const { store } = server.app;
+  if (store.dialect === "sqlite") {
+    (store as SqliteStore).db.pragma("wal_checkpoint(TRUNCATE)");
+    return readFileSync(join(server.dataDir, "nodetool.sqlite")).toString("latin1");
+  }
+  const tables = ["widgets", "widget_tokens", "widget_credentials", "api_tokens"];
+  const rows = await Promise.all(tables.map((table) => store.sql(`SELECT * FROM ${table}`).all()));
+  return JSON.stringify(rows);
 };
 
 describe("widget registration and tokens", () => {
@@ -60,14 +68,14 @@ describe("widget registration and tokens", () => {
     expect(widget).toMatchObject({ origins: ["https://app.example", HOST_ORIGIN], modules: ["workflows", "shared"] });
     expect(widget.maxMode).toBe("plan");
     expect(added.stderr).toContain("Shown once");
-    expect(storeText(server)).not.toContain(mintKey);
+    expect(await storeText(server)).not.toContain(mintKey);
 
     const listed = await cli(server.dataDir, "widget", "list");
     expect(JSON.parse(listed.stdout).widgets).toEqual([expect.objectContaining({ id, origins: widget.origins })]);
 
     const token = (await mint(server, mintKey)).body.token as string;
     expect(token).toMatch(/^ntwt_/);
-    expect(storeText(server)).not.toContain(token);
+    expect(await storeText(server)).not.toContain(token);
 
     const revoked = await cli(server.dataDir, "widget", "revoke", id);
     expect(revoked.status, revoked.stderr).toBe(0);
@@ -98,7 +106,7 @@ describe("widget registration and tokens", () => {
     const first = await exchange(server, widget.id, token);
     expect(first.status).toBe(200);
     expect(first.body.credential).toMatch(/^ntwc_/);
-    expect(storeText(server)).not.toContain(first.body.credential as string);
+    expect(await storeText(server)).not.toContain(first.body.credential as string);
 
     const again = await exchange(server, widget.id, token);
     expect(again.status).toBe(403);
