@@ -18,8 +18,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const E2E_TRANSPORT: "websocket" | "http" = process.env.E2E_TRANSPORT === "http" ? "http" : "websocket";
 export const WEB_DIR = join(import.meta.dirname, "..", "..", "dist", "web");
 
-/** Debian's Chromium, headless, in a fresh profile, with nothing reaching beyond loopback. */
-export function launchChromium(profile: string): Promise<BrowserContext> {
+/** Debian's Chromium, headless, in a fresh profile, with nothing reaching beyond loopback (and `extraArgs`). */
+export function launchChromium(profile: string, extraArgs: readonly string[] = []): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
@@ -31,6 +31,7 @@ export function launchChromium(profile: string): Promise<BrowserContext> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
   });
 }

@@ -11,10 +11,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Frame, type Page } from "playwright-core";
+import type { BrowserContext, Frame, Page } from "playwright-core";
 import type { ServerConfig } from "../../server-bridge/config.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { CHROMIUM, E2E_TRANSPORT, WEB_DIR } from "./browser.ts";
+import { E2E_TRANSPORT, launchChromium, WEB_DIR } from "./browser.ts";
 
 export interface HostSite {
   origin: string;
@@ -112,20 +112,7 @@ export async function launchBlockingThirdPartyCookies(profile: string): Promise<
     join(profile, "Default", "Preferences"),
     JSON.stringify({ profile: { block_third_party_cookies: true, cookie_controls_mode: 1 } }),
   );
-  return chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--test-third-party-cookie-phaseout",
-    ],
-  });
+  return launchChromium(profile, ["--test-third-party-cookie-phaseout"]);
 }
 
 export interface WidgetFixture {
