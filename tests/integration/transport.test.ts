@@ -68,7 +68,8 @@ describe("/trpc streaming", () => {
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const text = await readUntil(reader, "connected");
     expect(text).toContain("connected");
-    expect(server.app.bus.listenerCount(sessionId)).toBe(1);
+    // tRPC says "connected" as the stream opens; the subscription listens once its session is read.
+    await expect.poll(() => server.app.bus.listenerCount(sessionId)).toBe(1);
     abort.abort();
     await reader.cancel().catch(() => {});
     while (server.app.bus.listenerCount(sessionId) !== 0) await new Promise((resolve) => setTimeout(resolve, 10));
