@@ -114,6 +114,8 @@ export const appRouter = router({
       .input(z.object({ sessionId: Id, editor: z.boolean().optional(), threadId: Id.optional() }))
       .mutation(async ({ ctx, input }) => {
         admitWidgetRun(ctx);
+        // The conversation a run is charged to must be the caller's own (refused as unauthorized otherwise).
+        if (input.threadId) await ctx.app.agent.threads.require(ctx.userId, input.threadId);
         const run = await ctx.app.runs.start(ctx.userId, input.sessionId, {
           editor: input.editor ?? false,
           threadId: input.threadId,

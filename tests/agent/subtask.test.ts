@@ -105,6 +105,18 @@ describe("the agent's capabilities", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("refuses to start a run charged to a conversation that is not the caller's", async () => {
+    await using server = await startTestServer({ agent: agent() });
+    const { sessionId } = await server.script.session.create.mutate({});
+    await expect(server.script.run.start.mutate({ sessionId, threadId: "thr_someone_else" })).rejects.toMatchObject({
+      data: { error: { code: "unauthorized" } },
+    });
+    const own = await server.app.agent.threads.create("local", "mine");
+    expect(await server.script.run.start.mutate({ sessionId, threadId: own.id })).toMatchObject({
+      runId: expect.any(String),
+    });
+  });
+
   it("keeps a read-only child from writing, and a child cannot start children", async () => {
     await using fake = await startFakeOpenAI({
       script: [
