@@ -5,7 +5,7 @@
  * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
  * steps show their image. With no provider configured it says exactly what to set.
  */
-import { type FormEvent, Fragment, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
@@ -20,7 +20,7 @@ export interface ConversationProps {
   mode: Mode;
 }
 
-export function Conversation({ api, sandbox, mode }: ConversationProps) {
+function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
@@ -275,3 +275,6 @@ function Part({ part }: { part: ContentPart }) {
     }
   }
 }
+
+/** Unchanged props (the panel re-renders on every run of the Action tab) skip its render. */
+export const Conversation = memo(ConversationView);

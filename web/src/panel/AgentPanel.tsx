@@ -3,7 +3,7 @@
  * actions and the workflow `Jobs`, and the session's allow-set below them. The conversation is the
  * first tab, chosen at the start when a model provider is configured (else the Action editor is).
  */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
 import type { JobsStore } from "../jobs/jobs-store.ts";
@@ -44,13 +44,16 @@ export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode, api, persis
       chosen = true;
     };
   }, [api]);
+  const toAction = useCallback(() => setTab("action"), []);
   const tabs: PanelTab[] = [
     { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} /> },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },
     {
       id: "history",
       label: "History",
-      content: <HistoryView actions={actions} onRestored={() => setTab("action")} />,
+      content: (
+        <HistoryView history={actions.history} restore={actions.restore} clear={actions.clear} onRestored={toAction} />
+      ),
     },
     { id: "jobs", label: "Jobs", content: <JobsView store={jobs} visible={tab === "jobs"} /> },
   ];

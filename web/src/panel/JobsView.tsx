@@ -3,7 +3,7 @@
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
  * failing node. Kept live from the session's job events.
  */
-import { useEffect, useSyncExternalStore } from "react";
+import { memo, useEffect, useSyncExternalStore } from "react";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { ValueView } from "./ValueView.tsx";
 
@@ -51,7 +51,7 @@ function JobItem({ job, store }: { job: JobEntry; store: JobsStore }) {
   );
 }
 
-export function JobsView({ store, visible }: { store: JobsStore; visible: boolean }) {
+function JobsList({ store, visible }: { store: JobsStore; visible: boolean }) {
   const jobs = useSyncExternalStore(store.subscribe, store.getSnapshot);
   useEffect(() => {
     if (visible) void store.refresh();
@@ -68,3 +68,6 @@ export function JobsView({ store, visible }: { store: JobsStore; visible: boolea
     </section>
   );
 }
+
+/** Unchanged props (the panel re-renders on every run of the Action tab) skip its render. */
+export const JobsView = memo(JobsList);

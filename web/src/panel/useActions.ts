@@ -54,30 +54,37 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     [persistence],
   );
 
+  /** History writes in the order the runs ended (each reads the list the one before it wrote). */
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
+
   const run = useCallback(async () => {
     if (running) return;
     const source = codeRef.current;
     setRunning(true);
     setNotice(undefined);
     setObservation(undefined);
+    let entry: HistoryEntry;
     try {
       const result = await sandbox.run(source);
       setObservation(result.observation);
       if (result.notice) setNotice(result.notice);
-      const summary = result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`;
-      setHistory(
-        await persistence.addHistory({
-          id: crypto.randomUUID(),
-          code: source,
-          at: Date.now(),
-          ok: result.observation.ok,
-          summary,
-          observation: result.observation,
-        }),
-      );
+      entry = {
+        id: crypto.randomUUID(),
+        code: source,
+        at: Date.now(),
+        ok: result.observation.ok,
+        summary: result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`,
+        observation: result.observation,
+      };
     } finally {
+      // The result shows as soon as it is here; the history is written behind it (IndexedDB is slow).
       setRunning(false);
     }
+    const kept = entry;
+    saving.current = saving.current
+      .then(() => persistence.addHistory(kept))
+      .then(setHistory, () => setHistory((past) => [kept, ...past]));
+    await saving.current;
   }, [running, sandbox, persistence]);
 
   const restore = useCallback(
@@ -97,6 +104,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   }, [persistence]);
 
   const current = useCallback(() => codeRef.current, []);
+  const cancel = useCallback(() => sandbox.cancel(), [sandbox]);
   return {
     code,
     running,
@@ -106,7 +114,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     current,
     edited,
     run,
-    cancel: () => sandbox.cancel(),
+    cancel,
     restore,
     clear,
   };
