@@ -27,7 +27,11 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const end = useRef<HTMLDivElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the conversation grows
   useEffect(() => {
-    end.current?.scrollIntoView?.({ block: "end" });
+    // Once per frame, not per streamed delta: scrolling forces a layout of the whole conversation.
+    const frame = requestAnimationFrame(() => {
+      end.current?.scrollIntoView?.({ block: "end" });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [agent.messages.length, agent.streaming]);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
@@ -176,59 +180,83 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   );
 }
 
+type ToolResult = Extract<AgentMessage, { role: "tool" }>;
+
 function Messages({ entries, active }: { entries: readonly Entry[]; active: string | undefined }) {
-  const results = new Map<string, Extract<AgentMessage, { role: "tool" }>>();
+  const results = new Map<string, ToolResult>();
   for (const { message } of entries) if (message.role === "tool") results.set(message.tool_call_id, message);
   return (
     <>
-      {entries.map(({ message, usage }, i) => {
-        switch (message.role) {
-          case "user":
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
-              <div key={i} className="user">
-                <Parts parts={message.content} />
-              </div>
-            );
-          case "assistant":
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
-              <div key={i} className="assistant">
-                {message.text ? <p>{message.text}</p> : null}
-                {message.tool_calls.map((call) => (
-                  <Step key={call.id} call={call} result={results.get(call.id)} running={active === call.id} />
-                ))}
-                {message.interrupted ? (
-                  <p className="status failed">This turn was interrupted before it finished.</p>
-                ) : null}
-                {usage && usage.input_tokens + usage.output_tokens > 0 ? (
-                  <p className="hint">
-                    {usage.input_tokens} in + {usage.output_tokens} out tokens
-                  </p>
-                ) : null}
-              </div>
-            );
-          case "tool":
-            return null;
-          default: {
-            const never: never = message;
-            return never;
-          }
-        }
+      {entries.map((entry, i) => {
+        const { message } = entry;
+        if (message.role === "tool") return null;
+        const steps = message.role === "assistant" ? message.tool_calls : [];
+        return (
+          <MessageEntry
+            // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
+            key={i}
+            entry={entry}
+            results={steps.map((call) => results.get(call.id))}
+            running={steps.map((call) => active === call.id)}
+          />
+        );
       })}
     </>
   );
 }
 
-function Step({
-  call,
-  result,
-  running,
-}: {
-  call: ToolCall;
-  result: Extract<AgentMessage, { role: "tool" }> | undefined;
-  running: boolean;
-}) {
+interface MessageEntryProps {
+  entry: Entry;
+  /** Per tool call of an assistant message, in order: its result so far, and whether it runs now. */
+  results: readonly (ToolResult | undefined)[];
+  running: readonly boolean[];
+}
+
+const same = <T,>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * One message of the conversation. A long conversation re-renders on every streamed delta and step:
+ * an entry renders again only when it, or its steps' results or running state, changed.
+ */
+const MessageEntry = memo(
+  function MessageEntry({ entry: { message, usage }, results, running }: MessageEntryProps) {
+    switch (message.role) {
+      case "user":
+        return (
+          <div className="user">
+            <Parts parts={message.content} />
+          </div>
+        );
+      case "assistant":
+        return (
+          <div className="assistant">
+            {message.text ? <p>{message.text}</p> : null}
+            {message.tool_calls.map((call, i) => (
+              <Step key={call.id} call={call} result={results[i]} running={running[i] ?? false} />
+            ))}
+            {message.interrupted ? (
+              <p className="status failed">This turn was interrupted before it finished.</p>
+            ) : null}
+            {usage && usage.input_tokens + usage.output_tokens > 0 ? (
+              <p className="hint">
+                {usage.input_tokens} in + {usage.output_tokens} out tokens
+              </p>
+            ) : null}
+          </div>
+        );
+      case "tool":
+        return null;
+      default: {
+        const never: never = message;
+        return never;
+      }
+    }
+  },
+  (before, after) =>
+    before.entry === after.entry && same(before.results, after.results) && same(before.running, after.running),
+);
+
+function Step({ call, result, running }: { call: ToolCall; result: ToolResult | undefined; running: boolean }) {
   const read = readToolCall(call.name, call.arguments);
   const input = "error" in read ? undefined : read.input;
   return (
