@@ -79,14 +79,19 @@ export async function openApp(overrides: Partial<ServerConfig> = {}): Promise<Br
 
 /**
  * Holds the page's `run.start` calls on the network until `until` settles (over the page's socket by
- * proxying it, over HTTP by routing the request); the page is reloaded so its socket is the proxied
- * one. Returns what stops the holding.
+ * proxying it, over HTTP by routing the request), and passes them on through `rewrite`; the page is
+ * reloaded so its socket is the proxied one. Returns what stops the holding.
  */
-export async function holdRunStart(page: Page, until: Promise<void>): Promise<() => Promise<void>> {
+export async function holdRunStart(
+  page: Page,
+  until: Promise<void>,
+  rewrite: (text: string) => string = (text) => text,
+): Promise<() => Promise<void>> {
   if (E2E_TRANSPORT === "http") {
     await page.route("**/trpc/run.start**", async (route) => {
       await until;
-      await route.continue();
+      const body = route.request().postData();
+      await route.continue(body === null ? {} : { postData: rewrite(body) });
     });
     return () => page.unroute("**/trpc/run.start**");
   }
@@ -94,7 +99,11 @@ export async function holdRunStart(page: Page, until: Promise<void>): Promise<()
   await page.routeWebSocket(/\/trpc/, (socket) => {
     const server = socket.connectToServer();
     socket.onMessage(async (message) => {
-      if (holding && typeof message === "string" && message.includes('"run.start"')) await until;
+      if (holding && typeof message === "string" && message.includes('"run.start"')) {
+        await until;
+        server.send(rewrite(message));
+        return;
+      }
       server.send(message);
     });
     server.onMessage((message) => socket.send(message));

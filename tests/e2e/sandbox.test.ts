@@ -45,6 +45,41 @@ describe("actions in the page's Web Worker", () => {
     expect(await finished(page)).toContain("next");
   });
 
+  it("runs the action while its run opens: calls wait for the run, and a run that cannot open stops the action", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The held start is sent on naming a session that is not this person's: the server refuses it.
+    const unhold = await holdRunStart(page, held, (text) =>
+      text.replace(/"sessionId":"ses_[0-9a-f]+"/, '"sessionId":"ses_00000000000000000000000000000000"'),
+    );
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nawait workflows.create("never made");\nexport default "made";`,
+    );
+    release();
+    const text = await finished(page);
+    expect(text).toContain("could not start");
+    expect(text).not.toContain('made"');
+    expect(await app.server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+    await unhold();
+    // A start that is only slow: the action's call waits for its run, then runs.
+    let later: () => void = () => {};
+    const slow = new Promise<void>((resolve) => (later = resolve));
+    const unslow = await holdRunStart(page, slow);
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nconst made = await workflows.create("made once");\nexport default made.name;`,
+    );
+    setTimeout(later, 300);
+    expect(await finished(page)).toContain("made once");
+    expect(await app.server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 1 });
+    await unslow();
+  });
+
   it("refuses an undeclared import before running, naming the module", async () => {
     await using app = await openApp();
     const { page } = app;
