@@ -35,7 +35,7 @@ import {
   percent,
   readJob,
 } from "./job-store.ts";
-import { type LiveJob, nodesJson, settleRow, writeProgress } from "./live-job.ts";
+import { type LiveJob, nodesJson, settleRow, signalProgress, writeProgress } from "./live-job.ts";
 import { planGraph } from "./plan.ts";
 import { executePlan, type RunFailure } from "./scheduler.ts";
 import { Waiters } from "./waiters.ts";
@@ -254,7 +254,7 @@ export class JobEngine {
       await this.store
         .sql("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
         .run(startedAt, job.id);
-      await this.relay.signals.notify("job", job.id);
+      signalProgress(this.store, job);
     });
     const total = job.plan.nodes.length;
     const progress = (nodeId: string, nodeStatus: "running" | "completed" | "failed") =>
@@ -307,11 +307,7 @@ export class JobEngine {
     if (job.settled || !this.store.open) return;
     void this.#write(job, async () => {
       if (job.settled || !this.store.open || (await this.#cancelIfAsked(job))) return;
-      // One signal per flush that changed something: another server's pages follow at this pace.
-      if (job.dirty.size > 0 && !job.settled) {
-        await writeProgress(this.store, job);
-        await this.relay.signals.notify("job", job.id);
-      }
+      if (job.dirty.size > 0 && !job.settled) await writeProgress(this.store, job);
     });
   }
 
@@ -357,6 +353,8 @@ export class JobEngine {
     if (job.settled) return job.writes;
     job.settled = true;
     clearInterval(job.timer);
+    // The final signal goes with the job's end (below); a trailing progress one is not needed.
+    clearTimeout(job.signalTimer);
     if (job.status === "running") this.#running--;
     else this.#queue.splice(this.#queue.indexOf(job), 1);
     let finalStatus = status;
