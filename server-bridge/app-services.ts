@@ -8,6 +8,7 @@ import type { ServerConfig } from "./config.ts";
 import type { JobEngine } from "./engine/jobs.ts";
 import type { ApprovalBroker } from "./runs/approvals.ts";
 import type { EventBus } from "./runs/events.ts";
+import type { Relay } from "./runs/relay.ts";
 import type { Runs } from "./runs/runs.ts";
 import type { Sessions } from "./runs/sessions.ts";
 import type { UiCalls } from "./runs/ui-calls.ts";
@@ -25,6 +26,8 @@ export interface AppServices {
   /** Embeddable widgets: registration, mint keys, tokens and the iframes' credentials. */
   widgets: Widgets;
   bus: EventBus;
+  /** Events about stored rows (approvals, runs, jobs), published here and signalled to the other servers. */
+  relay: Relay;
   sessions: Sessions;
   approvals: ApprovalBroker;
   runs: Runs;

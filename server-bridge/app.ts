@@ -31,8 +31,9 @@ import { createMcpHttp, type McpHttp } from "./mcp/http.ts";
 import { defaultLibrary } from "./packs/index.ts";
 import { ApprovalBroker } from "./runs/approvals.ts";
 import { EventBus } from "./runs/events.ts";
-import { keepLeases } from "./runs/leases.ts";
+import { announce, keepLeases } from "./runs/leases.ts";
 import { recoverExpiredLeases } from "./runs/recovery.ts";
+import { Relay } from "./runs/relay.ts";
 import { Runs } from "./runs/runs.ts";
 import { Sessions } from "./runs/sessions.ts";
 import { UiCalls } from "./runs/ui-calls.ts";
@@ -63,15 +64,17 @@ export async function createServices(
   let agent: AgentHost | undefined;
   const owner = `proc_${randomUUID()}`;
   imageWork.limit = config.imageConcurrency;
-  await recoverExpiredLeases(store, { except: owner });
   const bus = new EventBus();
+  const relay = new Relay(bus, store.signals);
+  store.signals.onWarning((message, detail) => log("warn", message, detail));
+  announce({ relay }, await recoverExpiredLeases(store, { except: owner }));
   const sessions = new Sessions(store, bus, defaultLibrary().names);
-  const approvals = new ApprovalBroker(store, bus, owner, config.leaseMs);
+  const approvals = new ApprovalBroker(store, relay, owner, config.leaseMs, config.approvalPollMs);
   const audit = new AuditLog(store, (err) => log("error", "audit write failed", err));
   const sandbox = new SandboxPool({ workers: config.sandboxWorkers, userMax: config.sandboxUserMax });
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
   // implementations: the host is a late-bound view of `runs`, read only once a job starts.
-  const jobs = new JobEngine(store, bus, () => runs, {
+  const jobs = new JobEngine(store, relay, () => runs, {
     owner,
     leaseMs: config.leaseMs,
     code: new CodeSandbox({ sandbox }),
@@ -80,7 +83,7 @@ export async function createServices(
     store,
     sessions,
     approvals,
-    bus,
+    relay,
     audit,
     { owner, ...config },
     (capability, err) => log("error", `capability ${capability} threw`, err),
@@ -95,6 +98,15 @@ export async function createServices(
       },
     },
   );
+  // What another server sharing the store changed (ids only; each handler re-reads the row).
+  store.signals.on("approval", (id) => approvals.signalled(id));
+  store.signals.on("run", (id) => runs.signalled(id));
+  store.signals.on("job", (id) => jobs.signalled(id));
+  store.signals.onResync(async () => {
+    await approvals.resync();
+    await runs.resync();
+  });
+  await store.signals.ready();
   const widgets = new Widgets(store);
   // A revoked widget's actions stop with it (its sockets close in http/sockets.ts).
   widgets.onRevoked((widgetId) => runs.endForWidget(widgetId));
@@ -106,6 +118,7 @@ export async function createServices(
     logins: new Logins(store),
     widgets,
     bus,
+    relay,
     sessions,
     approvals,
     runs,

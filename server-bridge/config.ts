@@ -13,6 +13,11 @@ export interface ServerConfig {
   authToken?: string | undefined;
   mcpToken?: string | undefined;
   approvalTimeoutMs: number;
+  /**
+   * How often a waiting approval re-reads its row (`APPROVAL_POLL_MS`); unset, 500 ms on SQLite and a
+   * 5 s safety poll on Postgres, where `LISTEN`/`NOTIFY` wakes it.
+   */
+  approvalPollMs?: number | undefined;
   holdMs: number;
   runMaxMs: number;
   leaseMs: number;
@@ -139,6 +144,7 @@ export function configFromEnv(
     authToken: env.AUTH_TOKEN,
     mcpToken: env.MCP_TOKEN,
     approvalTimeoutMs: int(env.APPROVAL_TIMEOUT_MS, 5 * 60_000, "APPROVAL_TIMEOUT_MS"),
+    approvalPollMs: env.APPROVAL_POLL_MS ? Math.max(1, int(env.APPROVAL_POLL_MS, 0, "APPROVAL_POLL_MS")) : undefined,
     holdMs: int(env.INVOKE_HOLD_MS, 20_000, "INVOKE_HOLD_MS"),
     runMaxMs: int(env.RUN_MAX_MS, 60 * 60_000, "RUN_MAX_MS"),
     leaseMs: int(env.LEASE_MS, 30_000, "LEASE_MS"),

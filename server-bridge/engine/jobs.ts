@@ -4,10 +4,12 @@
  * session would), queues the job, and runs it with the scheduler. A job the person started with the
  * editor's own `Run workflow` is theirs: its effects are user-actor calls (audited as the user's, never
  * prompted), like every other act of the person's own controls. Progress goes to the session's event
- * stream; the row is written on start, every `flushMs` while running, and when it settles.
+ * stream; the row is written on start, every `flushMs` while running, and when it settles, and each
+ * write is signalled, so another server's pages follow the job from its row (job-relay.ts).
  *
  * In-process state is a cache of live jobs only: the row is the record. Cancelling a job owned by
- * another process sharing the store sets `cancel_requested`, which its owner sees on its next flush.
+ * another process sharing the store sets `cancel_requested`, which its owner sees on the job's signal
+ * (or its next flush).
  */
 import type { Actor } from "../../shared/capabilities/types.ts";
 import { newId } from "../../shared/gate/approvals.ts";
@@ -18,9 +20,10 @@ import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { fromJsonText, toJsonText } from "../../shared/protocol/values.ts";
 import type { ServerRun } from "../capabilities/define.ts";
 import { notFound } from "../capabilities/errors.ts";
-import type { EventBus } from "../runs/events.ts";
+import type { Relay } from "../runs/relay.ts";
 import type { Store } from "../store/db.ts";
 import type { CodeSandbox } from "./code-sandbox.ts";
+import { relayJob } from "./job-relay.ts";
 import {
   insertJob,
   isTerminal,
@@ -32,7 +35,7 @@ import {
   percent,
   readJob,
 } from "./job-store.ts";
-import { type LiveJob, nodesJson, settleRow, writeProgress } from "./live-job.ts";
+import { type LiveJob, nodesJson, settleRow, signalProgress, writeProgress } from "./live-job.ts";
 import { planGraph } from "./plan.ts";
 import { executePlan, type RunFailure } from "./scheduler.ts";
 import { Waiters } from "./waiters.ts";
@@ -89,7 +92,7 @@ export class JobEngine {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly relay: Relay,
     private readonly runs: () => JobRunHost,
     options: JobEngineOptions,
   ) {
@@ -178,7 +181,7 @@ export class JobEngine {
       { once: true },
     );
     this.#queue.push(job);
-    this.bus.publish(sessionId, { type: "job_progress", job_id: id, status: "queued", percent: 0 });
+    this.relay.announce("job", id, sessionId, { type: "job_progress", job_id: id, status: "queued", percent: 0 });
     this.#pump();
     return this.view(userId, id, { nodes: false, nodeOutputs: false });
   }
@@ -213,8 +216,10 @@ export class JobEngine {
           code: "cancelled",
           message: "The job was cancelled; the process running it had already stopped.",
         });
+        await this.relay.signals.notify("job", jobId);
       } else {
         await this.store.sql("UPDATE jobs SET cancel_requested = 1 WHERE id = ?").run(jobId);
+        await this.relay.signals.notify("job", jobId);
       }
     }
     return this.view(userId, jobId, { nodes: true, nodeOutputs: false });
@@ -249,10 +254,11 @@ export class JobEngine {
       await this.store
         .sql("UPDATE jobs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'")
         .run(startedAt, job.id);
+      signalProgress(this.store, job);
     });
     const total = job.plan.nodes.length;
     const progress = (nodeId: string, nodeStatus: "running" | "completed" | "failed") =>
-      this.bus.publish(job.sessionId, {
+      this.relay.local(job.sessionId, {
         type: "job_progress",
         job_id: job.id,
         status: "running",
@@ -260,7 +266,7 @@ export class JobEngine {
         node_status: nodeStatus,
         percent: percent(job.done, total),
       });
-    this.bus.publish(job.sessionId, { type: "job_progress", job_id: job.id, status: "running", percent: 0 });
+    this.relay.local(job.sessionId, { type: "job_progress", job_id: job.id, status: "running", percent: 0 });
     const execution = executePlan(job.plan, {
       signal: job.controller.signal,
       concurrency: this.#options.concurrency,
@@ -300,16 +306,35 @@ export class JobEngine {
   #tick(job: LiveJob): void {
     if (job.settled || !this.store.open) return;
     void this.#write(job, async () => {
-      if (job.settled || !this.store.open) return;
-      const row = (await this.store.sql("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id)) as
-        | { cancel_requested: number }
-        | undefined;
-      if (row?.cancel_requested) {
-        void this.#abort(job, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
-        return;
-      }
+      if (job.settled || !this.store.open || (await this.#cancelIfAsked(job))) return;
       if (job.dirty.size > 0 && !job.settled) await writeProgress(this.store, job);
     });
+  }
+
+  /**
+   * The `job` signal: a job live here checks whether another server asked to cancel it; any other job
+   * is shown on this process's pages as its row says.
+   */
+  async signalled(jobId: string): Promise<string | undefined> {
+    const live = this.#live.get(jobId);
+    if (!live) {
+      // A `wait` here on a job another server runs reads its row again now.
+      this.#waiters.wake(jobId);
+      return relayJob(this.store, this.relay, jobId);
+    }
+    if (!live.settled && this.store.open) void this.#write(live, () => this.#cancelIfAsked(live).then(() => {}));
+    return undefined;
+  }
+
+  /** Stops the job if another process asked to cancel it through its row; true when it did. */
+  async #cancelIfAsked(job: LiveJob): Promise<boolean> {
+    if (job.settled) return false;
+    const row = (await this.store.sql("SELECT cancel_requested FROM jobs WHERE id = ?").get(job.id)) as
+      | { cancel_requested: number }
+      | undefined;
+    if (!row?.cancel_requested) return false;
+    void this.#abort(job, "cancelled", "The job was cancelled; nodes that had not finished were stopped.");
+    return true;
   }
 
   #abort(job: LiveJob, status: "cancelled" | "failed", message: string): Promise<void> {
@@ -328,6 +353,8 @@ export class JobEngine {
     if (job.settled) return job.writes;
     job.settled = true;
     clearInterval(job.timer);
+    // The final signal goes with the job's end (below); a trailing progress one is not needed.
+    clearTimeout(job.signalTimer);
     if (job.status === "running") this.#running--;
     else this.#queue.splice(this.#queue.indexOf(job), 1);
     let finalStatus = status;
@@ -362,7 +389,7 @@ export class JobEngine {
         status: finalStatus as "completed" | "failed" | "cancelled",
       };
       if (finalError) ended.error = finalError;
-      this.bus.publish(job.sessionId, ended);
+      this.relay.announce("job", job.id, job.sessionId, ended);
       try {
         await this.runs().end(job.userId, job.runId, finalStatus === "cancelled" ? "cancelled" : "ended");
       } catch {

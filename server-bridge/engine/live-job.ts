@@ -34,6 +34,28 @@ export interface LiveJob {
   settled: boolean;
   /** The job's row writes, in order (begin, progress, settle): each waits for the one before. */
   writes: Promise<void>;
+  /** When its progress was last signalled, and the trailing signal waiting out the gap, if any. */
+  signalledAt?: number;
+  signalTimer?: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Another server's pages follow a job by its row: at most one progress signal per job this often. */
+export const PROGRESS_SIGNAL_MS = 100;
+
+/** Signals that the job's row changed: at once, or once the gap since the last has passed (never dropped). */
+export function signalProgress(store: Store, job: LiveJob): void {
+  if (job.signalTimer) return;
+  const wait = (job.signalledAt ?? 0) + PROGRESS_SIGNAL_MS - Date.now();
+  const send = () => {
+    job.signalTimer = undefined;
+    job.signalledAt = Date.now();
+    void store.signals.notify("job", job.id);
+  };
+  if (wait <= 0) send();
+  else {
+    job.signalTimer = setTimeout(send, wait);
+    job.signalTimer.unref?.();
+  }
 }
 
 function storedNode(type: string, record: NodeRecord | undefined, fallback: StoredNode["status"]): StoredNode {
@@ -67,11 +89,14 @@ export function nodesJson(job: LiveJob, fallback: StoredNode["status"] = "pendin
   return `{${job.nodeJson.join(",")}}`;
 }
 
+/** Writes a running job's nodes and progress; a write that changed something is signalled. */
 export async function writeProgress(store: Store, job: LiveJob): Promise<void> {
   if (!store.open) return;
+  const changed = job.dirty.size > 0;
   await store
     .sql("UPDATE jobs SET nodes = ?, done = ? WHERE id = ? AND status = 'running'")
     .run(nodesJson(job), job.done, job.id);
+  if (changed) signalProgress(store, job);
 }
 
 /**

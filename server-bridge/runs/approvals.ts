@@ -1,30 +1,54 @@
 /**
  * Approvals in the store. The ladder asks through `approverFor(session)`: the request is written as a
- * leased `pending` row, announced on the session's event stream, and answered by `respond` (the
- * person's act) from this process or another one sharing the store (polled). Answers are single-use:
- * a second answer, or one to an unknown or settled id, is refused and changes nothing.
+ * leased `pending` row, announced on the session's event stream (and signalled to the other servers
+ * sharing the store), and answered by `respond` (the person's act) from this process or another one.
+ * An answer recorded elsewhere wakes the waiter here by its signal (`signalled`: the row is re-read,
+ * never the notification trusted), after a lost listener connection by `resync`, and failing both by
+ * a poll of the row (every `pollMs`: slow where signals cross processes). Answers are single-use: a
+ * second answer, or one to an unknown or settled id, is refused and changes nothing.
  */
-import type { ApprovalAnswer, ApprovalOutcome, ApprovalRequest, Approver } from "../../shared/gate/approvals.ts";
+import {
+  type ApprovalAnswer,
+  type ApprovalOutcome,
+  ApprovalRequest,
+  type Approver,
+} from "../../shared/gate/approvals.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
-import type { EventBus } from "./events.ts";
+import type { Relay } from "./relay.ts";
 
 interface Waiter {
   resolve(outcome: ApprovalOutcome): void;
   hash: string;
+  sessionId: string;
+  userId: string;
 }
 
+/** The waiter's poll of its row when signals cross processes (a safety net), and when they do not. */
+export const SAFETY_POLL_MS = 5000;
+export const LOCAL_POLL_MS = 500;
+
 type Status = ApprovalAnswer | "pending" | "timeout" | "cancelled";
+
+interface ApprovalRow {
+  session_id: string;
+  user_id: string;
+  status: Status;
+  hash: string;
+  request: string;
+  lease_owner: string | null;
+  lease_expires: number | null;
+}
 
 export class ApprovalBroker {
   readonly #waiters = new Map<string, Waiter>();
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly relay: Relay,
     private readonly owner: string,
     private readonly leaseMs: number,
-    private readonly pollMs = 500,
+    private readonly pollMs = store.signals.crossProcess ? SAFETY_POLL_MS : LOCAL_POLL_MS,
   ) {}
 
   approverFor(session: { id: string; user_id: string }): Approver {
@@ -56,7 +80,7 @@ export class ApprovalBroker {
         this.owner,
         at + this.leaseMs,
       );
-    this.bus.publish(session.id, { type: "approval_requested", approval: request });
+    this.relay.announce("approval", request.approval_id, session.id, { type: "approval_requested", approval: request });
     return new Promise<ApprovalOutcome>((resolve) => {
       let done = false;
       const finish = (outcome: ApprovalOutcome) => {
@@ -66,21 +90,14 @@ export class ApprovalBroker {
         this.#waiters.delete(request.approval_id);
         resolve(outcome);
       };
-      this.#waiters.set(request.approval_id, { resolve: finish, hash: request.hash });
-      // An answer given through another process sharing the store reaches us by polling the row.
+      this.#waiters.set(request.approval_id, {
+        resolve: finish,
+        hash: request.hash,
+        sessionId: session.id,
+        userId: session.user_id,
+      });
       const poll = setInterval(() => {
-        this.#status(request.approval_id).then(
-          (status) => {
-            if (status && status !== "pending") {
-              finish(
-                status === "timeout" || status === "cancelled"
-                  ? { kind: "timeout" }
-                  : { kind: "answer", answer: status, approval_id: request.approval_id, hash: request.hash },
-              );
-            }
-          },
-          () => {}, // A busy or closing store: the next poll reads again.
-        );
+        this.#check(request.approval_id).catch(() => {}); // A busy or closing store: the next poll reads again.
       }, this.pollMs);
       poll.unref?.();
       const stop = () => {
@@ -97,11 +114,52 @@ export class ApprovalBroker {
     });
   }
 
-  async #status(id: string): Promise<Status | undefined> {
-    const row = (await this.store.sql("SELECT status FROM approvals WHERE id = ?").get(id)) as
-      | { status: Status }
-      | undefined;
-    return row?.status;
+  /** Wakes the waiter of `id` when its row says it was settled (by whichever process). */
+  async #check(id: string): Promise<void> {
+    const row = await this.#row(id);
+    const waiter = this.#waiters.get(id);
+    if (row && waiter && row.status !== "pending") this.#wake(waiter, id, row);
+  }
+
+  #row(id: string): Promise<ApprovalRow | undefined> {
+    return this.store
+      .sql("SELECT session_id, user_id, status, hash, request, lease_owner, lease_expires FROM approvals WHERE id = ?")
+      .get(id) as Promise<ApprovalRow | undefined>;
+  }
+
+  /** Resolves a waiter with its settled row's outcome, if the row is the one it asked for. */
+  #wake(waiter: Waiter, id: string, row: ApprovalRow): boolean {
+    if (row.hash !== waiter.hash || row.session_id !== waiter.sessionId || row.user_id !== waiter.userId) return false;
+    waiter.resolve(
+      row.status === "timeout" || row.status === "cancelled" || row.status === "pending"
+        ? { kind: "timeout" }
+        : { kind: "answer", answer: row.status, approval_id: id, hash: row.hash },
+    );
+    return true;
+  }
+
+  /**
+   * The `approval` signal: the row is re-read; a waiter here wakes if it was settled elsewhere, and
+   * this process's pages are shown what the row says (asked, or settled) unless they were already.
+   */
+  async signalled(id: string): Promise<string | undefined> {
+    const row = await this.#row(id);
+    if (!row) return "no such approval in this store";
+    const waiter = this.#waiters.get(id);
+    if (row.status === "pending") {
+      const request = ApprovalRequest.safeParse(JSON.parse(row.request));
+      if (!request.success || request.data.approval_id !== id) return "its stored request does not parse";
+      this.relay.relay("approval", id, row.session_id, { type: "approval_requested", approval: request.data });
+      return undefined;
+    }
+    if (waiter && !this.#wake(waiter, id, row)) return "its row does not match the request waiting here";
+    this.relay.relay("approval", id, row.session_id, { type: "approval_settled", approval_id: id, status: row.status });
+    return undefined;
+  }
+
+  /** After lost notifications: every waiter here re-reads its row. */
+  async resync(): Promise<void> {
+    await Promise.all([...this.#waiters.keys()].map((id) => this.#check(id)));
   }
 
   /** Moves a pending row to `status`; false when it was not pending (already settled). */
@@ -110,7 +168,7 @@ export class ApprovalBroker {
       .sql("UPDATE approvals SET status = ?, settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'")
       .run(status, Date.now(), id);
     if (result.changes === 0) return false;
-    this.bus.publish(sessionId, { type: "approval_settled", approval_id: id, status });
+    this.relay.announce("approval", id, sessionId, { type: "approval_settled", approval_id: id, status });
     return true;
   }
 
@@ -125,18 +183,7 @@ export class ApprovalBroker {
     approvalId: string,
     answer: ApprovalAnswer,
   ): Promise<{ approvalId: string; status: ApprovalAnswer }> {
-    const row = (await this.store
-      .sql("SELECT session_id, user_id, status, hash, lease_owner, lease_expires FROM approvals WHERE id = ?")
-      .get(approvalId)) as
-      | {
-          session_id: string;
-          user_id: string;
-          status: Status;
-          hash: string;
-          lease_owner: string | null;
-          lease_expires: number | null;
-        }
-      | undefined;
+    const row = await this.#row(approvalId);
     if (!row || row.user_id !== userId) {
       throw new CodedError({
         code: "unauthorized",

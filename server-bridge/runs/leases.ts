@@ -1,8 +1,8 @@
 /**
  * The lease keeper of one process: every third of `LEASE_MS` it renews the leases of the live rows
  * this process owns and settles the rows of processes that stopped renewing theirs (runs/recovery.ts),
- * announcing each settlement on the session's event stream, so a page stops showing an approval
- * nobody is waiting for. The server, stdio MCP and the action CLI each keep one while they live.
+ * announcing each settlement on the session's event stream (and to the other servers sharing the
+ * store), so a page stops showing an approval nobody is waiting for. The server, stdio MCP and the action CLI each keep one while they live.
  */
 import type { AppServices } from "../app-services.ts";
 import { JOB_LOST, recoverExpiredLeases, type Settled } from "./recovery.ts";
@@ -13,16 +13,21 @@ export interface LeaseKeeper extends Disposable {
   dispose(): void;
 }
 
-type Services = Pick<AppServices, "owner" | "store" | "bus" | "runs" | "config" | "log">;
+type Services = Pick<AppServices, "owner" | "store" | "relay" | "runs" | "config" | "log">;
 
-export function announce(app: Pick<AppServices, "bus">, settled: Settled): void {
+/** Each settlement on this process's pages, and signalled to the other servers' (and to a live owner's). */
+export function announce(app: Pick<AppServices, "relay">, settled: Settled): void {
   for (const row of settled.approvals) {
-    app.bus.publish(row.session_id, { type: "approval_settled", approval_id: row.id, status: "timeout" });
+    app.relay.announce("approval", row.id, row.session_id, {
+      type: "approval_settled",
+      approval_id: row.id,
+      status: "timeout",
+    });
   }
   for (const row of settled.runs)
-    app.bus.publish(row.session_id, { type: "run_ended", run_id: row.id, reason: "expired" });
+    app.relay.announce("run", row.id, row.session_id, { type: "run_ended", run_id: row.id, reason: "expired" });
   for (const row of settled.jobs) {
-    app.bus.publish(row.session_id, {
+    app.relay.announce("job", row.id, row.session_id, {
       type: "job_ended",
       job_id: row.id,
       status: "failed",

@@ -20,8 +20,8 @@ import { defaultLibrary } from "../packs/index.ts";
 import type { AuditLog } from "../store/audit.ts";
 import type { Store } from "../store/db.ts";
 import type { ApprovalBroker } from "./approvals.ts";
-import type { EventBus } from "./events.ts";
 import { callOnce, type HeldCalls } from "./held-calls.ts";
+import type { Relay } from "./relay.ts";
 import type { Sessions } from "./sessions.ts";
 
 export interface RunsConfig {
@@ -60,7 +60,7 @@ export class Runs {
     private readonly store: Store,
     private readonly sessions: Sessions,
     private readonly approvals: ApprovalBroker,
-    private readonly bus: EventBus,
+    private readonly relay: Relay,
     private readonly audit: AuditLog,
     private readonly config: RunsConfig,
     private readonly logError: (capability: string, err: unknown) => void,
@@ -138,22 +138,24 @@ export class Runs {
     return live;
   }
 
-  /** Ends a run: aborts what waits on it, settles its approvals, drops its shared results. */
+  /**
+   * Ends a run: aborts what waits on it, settles its approvals, drops its shared results. A run another
+   * server holds live is ended in the store, and its server, told by the run's signal, stops it there.
+   */
   async end(
     userId: string,
     runId: string,
     reason: "ended" | "cancelled" | "expired" = "ended",
   ): Promise<{ runId: string; status: string }> {
     const live = this.#live.get(runId);
-    const row = (await this.store.sql("SELECT user_id, status FROM runs WHERE id = ?").get(runId)) as
-      | { user_id: string; status: string }
-      | undefined;
+    const row = await this.#row(runId);
     if (!row || row.user_id !== userId) {
       throw new CodedError({ code: "unauthorized", message: `Run "${runId}" does not exist or is not yours.` });
     }
     if (row.status !== "running") {
       // Settled already (by another process, after this one's lease lapsed): what still waits here stops.
       if (live) this.#drop(live, row.status);
+      this.relay.relay("run", runId, row.session_id, { type: "run_ended", run_id: runId, reason: row.status });
       return { runId, status: row.status };
     }
     await this.store.tx(async () => {
@@ -165,16 +167,44 @@ export class Runs {
       await this.store.sql("DELETE FROM shared_results WHERE run_id = ?").run(runId);
     });
     if (live) this.#drop(live, reason);
+    this.relay.announce("run", runId, row.session_id, { type: "run_ended", run_id: runId, reason });
     await this.approvals.cancelForRun(runId);
     return { runId, status: reason };
   }
 
-  /** Forgets a live run: its waits abort, and its session hears that it ended. */
+  #row(runId: string): Promise<{ user_id: string; session_id: string; status: string } | undefined> {
+    return this.store.sql("SELECT user_id, session_id, status FROM runs WHERE id = ?").get(runId) as Promise<
+      { user_id: string; session_id: string; status: string } | undefined
+    >;
+  }
+
+  /** Forgets a live run: its waits abort (its session hears that it ended from the caller). */
   #drop(live: LiveRun, reason: string): void {
     clearTimeout(live.timer);
     live.controller.abort(reason);
     this.#live.delete(live.id);
-    this.bus.publish(live.sessionId, { type: "run_ended", run_id: live.id, reason });
+  }
+
+  /**
+   * The `run` signal: the row is re-read; a run that ended elsewhere (ended from another server,
+   * or expired by its recovery) stops here if it is live here, and this process's pages hear it ended.
+   */
+  async signalled(runId: string): Promise<string | undefined> {
+    const row = await this.#row(runId);
+    if (!row) return "no such run in this store";
+    if (row.status === "running") return undefined;
+    const live = this.#live.get(runId);
+    if (live) {
+      if (live.userId !== row.user_id) return "its row does not belong to the run live here";
+      this.#drop(live, row.status);
+    }
+    this.relay.relay("run", runId, row.session_id, { type: "run_ended", run_id: runId, reason: row.status });
+    return undefined;
+  }
+
+  /** After lost notifications: every run live here re-reads its row. */
+  async resync(): Promise<void> {
+    for (const id of [...this.#live.keys()]) await this.signalled(id);
   }
 
   /** The live run, if it is this user's and still running in this process. */

@@ -6,6 +6,7 @@
  * backend, which owns its connections.
  */
 import { openPostgres } from "./postgres.ts";
+import type { Signals } from "./signals.ts";
 import { openSqlite } from "./sqlite.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -25,6 +26,8 @@ export interface Store {
   readonly open: boolean;
   /** The statement for this SQL text (prepared once per connection where the backend can). */
   sql(text: string): Statement;
+  /** "This row changed", told to the processes sharing the store (ids only); disposed with the store. */
+  readonly signals: Signals;
   /** Runs `fn` in one transaction (IMMEDIATE on SQLite): every multi-row write goes through here. */
   tx<T>(fn: () => Promise<T>): Promise<T>;
   dispose(): Promise<void>;

@@ -13,6 +13,7 @@ import pg from "pg";
 import type { Statement, Store } from "./db.ts";
 import { schema } from "./postgres/001-schema.ts";
 import { widgets } from "./postgres/002-widgets.ts";
+import { channelOf, type PostgresSignals, postgresSignals } from "./postgres/signals.ts";
 
 /** Postgres migrations, in order (their own numbering: the first is the whole SQLite 001-006 schema, then 007 on). */
 export const PG_MIGRATIONS: readonly string[] = [schema, widgets];
@@ -28,6 +29,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (text) => Number(text));
 export interface PostgresStore extends Store {
   readonly dialect: "postgres";
   readonly pool: pg.Pool;
+  readonly signals: PostgresSignals;
 }
 
 interface Translated {
@@ -86,6 +88,7 @@ export async function openPostgres(url: string, dataDir: string): Promise<Postgr
   // An idle connection the server dropped must not crash the process; the pool makes a new one.
   pool.on("error", () => {});
   await migrate(pool);
+  const channel = await channelOf(pool);
   const scope = new AsyncLocalStorage<{ client: pg.PoolClient; savepoints: number }>();
   const names = new Map<string, string>();
   const statements = new Map<string, Statement>();
@@ -112,6 +115,9 @@ export async function openPostgres(url: string, dataDir: string): Promise<Postgr
   const store: PostgresStore = {
     dialect: "postgres",
     pool,
+    get signals() {
+      return signals;
+    },
     dataDir,
     get open() {
       return !disposed;
@@ -157,10 +163,12 @@ export async function openPostgres(url: string, dataDir: string): Promise<Postgr
     async dispose() {
       if (disposed) return;
       disposed = true;
+      await signals.dispose();
       await pool.end();
     },
     [Symbol.asyncDispose]: () => store.dispose(),
   };
+  const signals = postgresSignals({ url, channel, store });
   return store;
 }
 

@@ -16,6 +16,7 @@ import { escapedValues } from "./migrations/004-escaped-values.ts";
 import { apiTokens } from "./migrations/005-api-tokens.ts";
 import { agent } from "./migrations/006-agent.ts";
 import { widgets } from "./migrations/007-widgets.ts";
+import { localSignals } from "./signals.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -67,10 +68,12 @@ export function openSqlite(dataDir: string): SqliteStore {
     };
   };
 
+  const signals = localSignals();
   const store: SqliteStore = {
     dialect: "sqlite",
     db,
     dataDir,
+    signals,
     get open() {
       return !disposed && db.open;
     },
@@ -121,12 +124,14 @@ export function openSqlite(dataDir: string): SqliteStore {
     async dispose() {
       if (disposed) return;
       disposed = true;
+      await signals.dispose();
       while (current) await current.ended;
       db.close();
     },
     [Symbol.asyncDispose]: () => store.dispose(),
     [Symbol.dispose]() {
       disposed = true;
+      void signals.dispose();
       if (db.open) db.close();
     },
   };

@@ -3,41 +3,13 @@
  * the next start settles it as failed with the reason. A job whose owner is still alive (its lease
  * renewed) is left running by another process starting on the same store.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
-import type { AppRouter } from "../../server-bridge/trpc/router.ts";
-import { storeEnv } from "../support/database.ts";
+import { startChild } from "../support/child.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 import { node } from "./support.ts";
 
-const CHILD = fileURLToPath(new URL("./child-server.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const TOKEN = "recovery-test-token-0123456789abcdef";
 const LEASE_MS = 3000;
-
-async function startChild(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD], {
-    cwd: ROOT,
-    // The script below creates an auto session with the admin token: the operator opts in.
-    env: {
-      ...process.env,
-      ...(await storeEnv(dataDir)),
-      LEASE_MS: String(LEASE_MS),
-      AUTH_TOKEN: TOKEN,
-      ALLOW_TOKEN_AUTO_MODE: "true",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`child server exited early (${code})`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once("line", resolve);
-  });
-  return { child, url: (JSON.parse(line) as { url: string }).url };
-}
 
 interface JobRow {
   status: string;
@@ -50,12 +22,9 @@ interface JobRow {
 describe("recovery of jobs", () => {
   it("leaves a live job alone, then settles it as failed once its process died and its lease expired", async () => {
     const dataDir = tempDir();
-    const { child, url } = await startChild(dataDir);
-    let killed = false;
+    const server = await startChild(dataDir, { LEASE_MS: String(LEASE_MS) });
     try {
-      const client = createTRPCClient<AppRouter>({
-        links: [httpLink({ url: `${url}/trpc`, headers: { authorization: `Bearer ${TOKEN}` } })],
-      });
+      const client = server.script;
       const { sessionId } = await client.session.create.mutate({ mode: "auto" });
       const { runId } = await client.run.start.mutate({ sessionId });
       const graph = {
@@ -91,9 +60,7 @@ describe("recovery of jobs", () => {
         args: [jobId],
       });
       expect(before).toMatchObject({ ok: true, value: { status: "running" } });
-      child.kill("SIGKILL");
-      killed = true;
-      await new Promise((resolve) => child.once("exit", resolve));
+      await server.kill();
 
       // Wait out the dead owner's lease (renewed up to the kill), then start again.
       for (;;) {
@@ -128,7 +95,7 @@ describe("recovery of jobs", () => {
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     } finally {
-      if (!killed) child.kill("SIGKILL");
+      await server.kill();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -15,9 +15,13 @@ import { storeConfig } from "../support/database.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, type TestServer, WORKFLOWS } from "../support/server.ts";
 
-/** Services on the server's store that will "die": no lease keeper, so nothing they own is renewed. */
+/**
+ * Services on the server's store that will "die": no lease keeper, so nothing they own is renewed, and
+ * deaf to the other processes' signals (a live process would stop its run when told it expired).
+ */
 async function doomed(server: TestServer, leaseMs: number): Promise<AppServices & AsyncDisposable> {
   const app = await createServices(configFromEnv({}, { ...(await storeConfig(server.dataDir)), leaseMs }), () => {});
+  await app.store.signals.dispose();
   return Object.assign(app, {
     [Symbol.asyncDispose]: async () => {
       await app.runs.endAll();

@@ -13,7 +13,8 @@ function schemaOf(dataDir: string): string {
   return `t_${createHash("sha256").update(dataDir).digest("hex").slice(0, 16)}`;
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection of its own to the test database (as any role could: NOTIFY, terminate). */
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTRPCClient, httpBatchStreamLink, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
-import { type AppHandle, startApp } from "../../server-bridge/app.ts";
+import { type AppHandle, type Logger, startApp } from "../../server-bridge/app.ts";
 import { configFromEnv, type ServerConfig } from "../../server-bridge/config.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { databaseFor, dropDatabaseFor } from "./database.ts";
@@ -34,7 +34,12 @@ export function tempDir(prefix = "nt-test-"): string {
  * the admin token, so the fixture opts in as an operator would (`ALLOW_TOKEN_AUTO_MODE`); the refusal
  * itself is tested with the default, `allowTokenAutoMode: false` (tests/integration/auth.test.ts).
  */
-export async function startTestServer(overrides: Partial<ServerConfig> = {}, dataDir = tempDir()): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  dataDir = tempDir(),
+  /** The server's log (silent by default). */
+  log: Logger = () => {},
+): Promise<TestServer> {
   const config = configFromEnv(
     {},
     {
@@ -46,7 +51,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
       ...overrides,
     },
   );
-  const handle = await startApp(config, () => {});
+  const handle = await startApp(config, log);
   const token = handle.app.credentials.adminToken;
   const url = handle.url;
 
@@ -97,7 +102,7 @@ export async function startTestServer(overrides: Partial<ServerConfig> = {}, dat
     close: dispose,
     restart: async (next = {}) => {
       await dispose();
-      return startTestServer({ ...overrides, ...next }, dataDir);
+      return startTestServer({ ...overrides, ...next }, dataDir, log);
     },
     [Symbol.asyncDispose]: async () => {
       await dispose();
