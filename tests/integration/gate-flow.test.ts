@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../server-bridge/store/db.ts";
 import { watchEvents } from "../support/events.ts";
-import { startTestServer, WORKFLOWS } from "../support/server.ts";
+import { startTestServer, untilSettled, WORKFLOWS } from "../support/server.ts";
 
 const countWorkflows = async (server: { app: { store: Store } }) =>
   ((await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()) as { n: number }).n;
@@ -101,7 +101,7 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     // Only one approval for the one call, however often it was re-sent.
     expect(events.events.filter((e) => e.type === "approval_requested")).toHaveLength(1);
     await browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" });
-    const settled = await server.script.run.invoke.mutate(input);
+    const settled = await untilSettled(() => server.script.run.invoke.mutate(input));
     expect(settled).toMatchObject({ ok: true, value: { name: "held" } });
     expect(await server.script.run.invoke.mutate(input)).toEqual(settled);
     expect(await countWorkflows(server)).toBe(1);

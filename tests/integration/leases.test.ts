@@ -13,7 +13,7 @@ import { configFromEnv } from "../../server-bridge/config.ts";
 import { node } from "../engine/support.ts";
 import { storeConfig } from "../support/database.ts";
 import { watchEvents } from "../support/events.ts";
-import { startTestServer, type TestServer, WORKFLOWS } from "../support/server.ts";
+import { startTestServer, type TestServer, untilSettled, WORKFLOWS } from "../support/server.ts";
 
 /**
  * Services on the server's store that will "die": no lease keeper, so nothing they own is renewed, and
@@ -101,7 +101,10 @@ describe("lease keeping while the server runs", () => {
     const [mine] = (await browser.approvals.pending.query({ sessionId: own.sessionId })).approvals;
     expect(mine?.capability).toBe("create_workflow");
     await browser.approvals.respond.mutate({ approvalId: mine?.approval_id ?? "", answer: "allow" });
-    expect(await server.script.run.invoke.mutate(held)).toMatchObject({ ok: true, value: { name: "own" } });
+    expect(await untilSettled(() => server.script.run.invoke.mutate(held))).toMatchObject({
+      ok: true,
+      value: { name: "own" },
+    });
   });
 
   it("refuses an answer to an approval whose asker is gone with run_ended, and settles it", async () => {

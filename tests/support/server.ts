@@ -124,3 +124,15 @@ export async function auditedDecisions(server: TestServer, runId: string, capabi
 export const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
 export const MEMORY = "@nodetool-ai/sandbox-nodetool/memory";
 export const SHARED = "@nodetool-ai/sandbox-nodetool/shared";
+
+/**
+ * Sends a call again, same callId, while the server answers `{pending: true}`, as an HTTP client does:
+ * once its approval is answered a held call settles at the next re-send, or at one after it when the
+ * call itself outlasts the hold (a loaded machine).
+ */
+export async function untilSettled(send: () => Promise<unknown>): Promise<unknown> {
+  for (;;) {
+    const answer = await send();
+    if (!(answer && typeof answer === "object" && "pending" in answer)) return answer;
+  }
+}
