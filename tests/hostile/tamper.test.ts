@@ -1,7 +1,7 @@
 /**
  * An action that tampers with the builtins the sandbox's own guest code uses, through the real worker
- * thread. Each builtin worker/guest/intrinsics.js captures is replaced in turn (read off its source, so
- * the list cannot fall behind it) with one that never returns, before the action exercises every path
+ * thread. Each builtin worker/guest/capture.js copies is replaced in turn (read off its source, so the
+ * list cannot fall behind it) with one that never returns, before the action exercises every path
  * of the sandbox (logs, calls with bytes both ways, a refused call, batch, capabilities(), searchTools,
  * the nodetool shim, a late import, openWorkflow, the result, an uncaught error, a result too large):
  * the observation must be the one the same action gets untouched. And the host never reads a guest
@@ -15,22 +15,28 @@ import type { InvokeResult } from "../../shared/capabilities/types.ts";
 import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
 import { expectNoLeak } from "./leak-check.ts";
 
-/** The module's code without its comments (which name builtins it deliberately does not capture). */
-const INTRINSICS = readFileSync(new URL("../../worker/guest/intrinsics.js", import.meta.url), "utf8")
+/** capture.js's code without its comments (which name builtins it deliberately does not capture). */
+const CAPTURE = readFileSync(new URL("../../worker/guest/capture.js", import.meta.url), "utf8")
   .replace(/\/\*[\s\S]*?\*\//g, "")
   .replace(/\/\/.*$/gm, "");
 
-/** Every builtin intrinsics.js captures, as `[object expression, key expression]` in guest source. */
+/** Every builtin capture.js copies, as `[object expression, key expression]` in guest source. */
 function capturedTargets(): [string, string][] {
   const targets = new Map<string, [string, string]>();
   const add = (object: string, key: string) => targets.set(`${object}[${key}]`, [object, key]);
-  for (const [path] of INTRINSICS.matchAll(/\b[A-Z][A-Za-z0-9]*(?:\.[A-Za-z_$][\w$]*)+/g)) {
+  // Its rows: `Name: [object, "members" (+ "more members"), "accessors"]`.
+  const row = /\w+: \[\s*([\w.]+),\s*((?:"[^"]*"\s*\+?\s*)+)(?:,\s*"([^"]*)")?,?\s*\]/g;
+  for (const [, object, members, accessors] of CAPTURE.matchAll(row)) {
+    const keys = `${(members ?? "").replace(/"\s*\+\s*"|"/g, "")} ${accessors ?? ""}`.split(/\s+/);
+    for (const key of keys.filter(Boolean)) add(object as string, JSON.stringify(key));
+  }
+  // And what it reads on the way: `Object.getPrototypeOf`, `FunctionPrototype[Symbol.hasInstance]`, ...
+  for (const [path] of CAPTURE.matchAll(/\b[A-Z][A-Za-z0-9]*(?:\.[A-Za-z_$][\w$]*)+/g)) {
     const parts = path.split(".");
     add(parts.slice(0, -1).join("."), JSON.stringify(parts.at(-1)));
   }
-  for (const [, name] of INTRINSICS.matchAll(/= ([A-Za-z][A-Za-z0-9]*);/g)) add("globalThis", JSON.stringify(name));
-  for (const [, object, key] of INTRINSICS.matchAll(/(\w+)\[(Symbol\.\w+)\]/g)) add(object as string, key as string);
-  for (const [, object, key] of INTRINSICS.matchAll(/getter\(([\w.]+), ([^)]+)\)/g))
+  for (const [, object, key] of CAPTURE.matchAll(/(\w+)\[(Symbol\.\w+)\]/g)) add(object as string, key as string);
+  for (const [, object, key] of CAPTURE.matchAll(/getter\(([\w.]+), (Symbol\.\w+)\)/g))
     add(object as string, key as string);
   return [...targets.values()];
 }
@@ -50,7 +56,7 @@ const PROTOCOL_TARGETS: [string, string][] = [
   ["Uint8Array", "Symbol.hasInstance"],
 ];
 
-// The names intrinsics.js gives the objects it captures from, so its expressions read the same here.
+// The names capture.js gives the objects it copies from, so its expressions read the same here.
 const PRELUDE = `
 const FunctionPrototype = Function.prototype;
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -201,7 +207,7 @@ describe("an untouched action", () => {
 describe("a tampered builtin changes nothing the sandbox does", () => {
   const captured = capturedTargets();
 
-  it("reads the captured builtins off intrinsics.js", () => {
+  it("reads the captured builtins off capture.js", () => {
     const names = captured.map(([object, key]) => `${object}[${key}]`);
     for (const expected of ['JSON["stringify"]', 'Array.prototype["push"]', 'globalThis["Map"]']) {
       expect(names).toContain(expected);

@@ -154,4 +154,35 @@ describe("guest globals", () => {
     );
     expect(out).toEqual(["function", "function", "function"]);
   });
+
+  it("cannot be subverted by prototypes tampered with before their first use", async () => {
+    const use = `const bytes = new TextEncoder().encode("aé€");
+      const url = new URL("https://Example.com/a/../b?x=1&y=%C3%A9");
+      const copy = structuredClone({ list: [1, [2]], when: new Date(0) });
+      export default { bytes: Array.from(bytes), back: new TextDecoder().decode(bytes), b64: btoa("hi"),
+        href: url.href, y: url.searchParams.get("y"), copy: [copy.list[1][0], copy.when.getTime()],
+        uuid: crypto.randomUUID().length, logs: typeof console.log("logged", [1, 2]) };`;
+    const untouched = await sandbox.run(use);
+    // Replaced before anything of the sandbox's own loaded: the modules behind these globals (and the
+    // value encoder, the log formatter) are evaluated only now, after the tampering.
+    const tampered = await sandbox.run(`
+      const broken = () => { throw new Error("tampered builtin called"); };
+      Array.prototype.push = broken; Array.prototype.join = broken; String.prototype.charCodeAt = broken;
+      String.fromCharCode = broken; Object.defineProperty = broken; Object.freeze = broken; JSON.stringify = broken;
+      Object.keys = broken; Map.prototype.get = broken; globalThis.Uint8Array = broken; globalThis.Error = broken;
+      ${use}`);
+    expect(untouched.observation.error).toBeUndefined();
+    expect(untouched.observation).toMatchObject({ ok: true, logs: ["logged [1,2]"] });
+    expect(tampered.observation.result).toEqual(untouched.observation.result);
+    expect(tampered.observation.logs).toEqual(untouched.observation.logs);
+    expect(untouched.observation.result).toMatchObject({
+      bytes: [...new TextEncoder().encode("aé€")],
+      back: "aé€",
+      b64: "aGk=",
+      href: "https://example.com/b?x=1&y=%C3%A9",
+      y: "é",
+      copy: [2, 0],
+      uuid: 36,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The sandbox's own guest modules reach builtins only through the copies intrinsics.js captured before
+ * The sandbox's own guest modules reach builtins only through the copies capture.js took before
  * the action ran (tests/hostile/tamper.test.ts replaces each of those in turn). The lint is first shown
  * to fire on code that does each forbidden thing, so a clean tree means something.
  */
@@ -16,13 +16,13 @@ import { guestLint } from "./guest-lint.ts";
 const GUEST = fileURLToPath(new URL("../../worker/guest/", import.meta.url));
 
 describe("guest modules", () => {
-  const files = readdirSync(GUEST).filter((f) => f.endsWith(".js") && f !== "intrinsics.js");
+  const files = readdirSync(GUEST).filter((f) => f.endsWith(".js") && f !== "capture.js");
 
   it.each(files)("%s uses only captured intrinsics", (file) => {
     expect(guestLint(readFileSync(join(GUEST, file), "utf8"))).toEqual([]);
   });
 
-  it.each([...files, "intrinsics.js"])("%s ships without its comments, token for token the same", (file) => {
+  it.each([...files, "capture.js"])("%s ships without its comments, token for token the same", (file) => {
     const source = readFileSync(join(GUEST, file), "utf8");
     const tokens = (text: string) =>
       [...tokenizer(text, { ecmaVersion: "latest", sourceType: "module" })].map((t) => [

@@ -1,14 +1,15 @@
 // The private bridge: the only path from a facade to the host. The loader lets generated facades and
-// the sandbox's own modules import it; an action that names it is refused. It captures the host's
-// functions at evaluation (it runs as part of the setup module, before setup deletes the global the
-// host put them on). The value encoder loads on first use, synchronously through the host's `load`
-// (no promise an action could get in the way of): an action that makes no call never pays for it.
+// the sandbox's own modules import it; an action that names it is refused. Evaluated with the first
+// facade an action imports; the host's functions come from the setup module, which took them off the
+// global before the action ran. The value encoder loads on first use, synchronously through the host's
+// `load` (no promise an action could get in the way of): an action that makes no call never pays for it.
 import { CapabilityError } from "nodetool:errors";
-import { Global, JSONParse, ObjectFreeze, ProxyCtor, ReflectGet } from "nodetool:intrinsics";
+import { JSONParse, ObjectFreeze, ProxyCtor, ReflectGet } from "nodetool:intrinsics";
+import { host } from "nodetool:setup";
 
-const hostCall = Global.__nodetool_host.call;
-const hostLoad = Global.__nodetool_host.load;
-const hostMissing = Global.__nodetool_host.missing;
+const hostCall = host.call;
+const hostLoad = host.load;
+const hostMissing = host.missing;
 /** JSON.parse as it was before the action ran (helpers and facades parse host answers with it). */
 export const parseJson = JSONParse;
 let values;

@@ -22,6 +22,7 @@ import {
   MapPrototypeSet,
   NumberPrototypeValueOf,
   ObjectCtor,
+  ObjectDefineProperty,
   ObjectKeys,
   PromiseCtor,
   RegExpCtor,
@@ -108,7 +109,8 @@ function clone(value, seen) {
     return out;
   }
   const out = remember(seen, value, ArrayIsArray(value) ? [] : {});
-  if (ArrayIsArray(value)) defineField(out, "length", value.length);
+  // An array's length is not configurable: only its value may be defined (holes stay holes).
+  if (ArrayIsArray(value)) ObjectDefineProperty(out, "length", { value: value.length, writable: true });
   const keys = ObjectKeys(value);
   for (let i = 0; i < keys.length; i++) defineField(out, keys[i], clone(value[keys[i]], seen));
   return out;

@@ -12,17 +12,12 @@ import {
   Uint8ArrayCtor,
   viewBytes,
 } from "nodetool:intrinsics";
+import { host } from "nodetool:setup";
 
 const MAX_BYTES = 65536;
 const HEX = "0123456789abcdef";
-let hostRandom = () => {
-  throw new ErrorCtor("crypto: no randomness source");
-};
-
-/** Set by setup with the host's `random(n)`, which answers an ArrayBuffer of n random bytes. */
-export function setRandomSource(fn) {
-  hostRandom = fn;
-}
+/** The host's `random(n)`: an ArrayBuffer of n random bytes. */
+const hostRandom = host.random;
 
 function randomBytes(n) {
   return new Uint8ArrayCtor(hostRandom(n));

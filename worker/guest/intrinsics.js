@@ -1,18 +1,19 @@
-// Every builtin the sandbox's own guest code uses, captured when the setup module is evaluated: before
-// any action runs. An action may replace or poison any global and any prototype method it likes
-// (JSON.stringify, Array.prototype.map, Object.keys, Promise.prototype.then, ...); the sandbox's modules
-// keep using these copies, so serialising the result, describing an error, encoding a call's arguments,
-// formatting a log line or running batch() never calls the action's replacements.
+// Every builtin the sandbox's own guest code uses, by name, made from the copies capture.js took when
+// the setup module was evaluated: before any action ran. An action may replace or poison any global and
+// any prototype method it likes (JSON.stringify, Array.prototype.map, Object.keys, Promise.prototype.then,
+// ...); the sandbox's modules keep using these, so serialising the result, describing an error, encoding
+// a call's arguments, formatting a log line or running batch() never calls the action's replacements.
+// This module is evaluated on first import (by the first sandbox module an action needs), which may be
+// after the action has tampered: so it reads nothing off a global or a prototype, only the copies.
 //
 // Array methods that build a new array through the receiver's `constructor` (slice, map, filter,
 // concat, splice) are not captured at all: the sandbox builds its arrays with loops and `append`.
 // Prototype methods are "uncurried" (`ArrayPrototypePush(list, item)`): bound through the captured
 // Function.prototype.call, so no call looks up `call`, `apply` or the method on the receiver. Brand
 // checks use internal slots or the captured constructors' prototypes, never a replaceable
-// Symbol.hasInstance. Part of the setup module (guest-sources.ts): its top-level names must not clash
-// with those of errors.js, bridge.js and setup.js. A test (tests/hostile/tamper.test.ts) replaces each
-// member named here in turn, and another (tests/unit/guest-intrinsics.test.ts) checks that the other guest
-// modules reach builtins only through this one.
+// Symbol.hasInstance. A test (tests/hostile/tamper.test.ts) replaces each member capture.js copies in
+// turn, and another (tests/unit/guest-intrinsics.test.ts) checks that the other guest modules reach
+// builtins only through this one.
 //
 // What no capture can undo is the language's own protocol on the action's values and promises: in
 // QuickJS `await` looks up the awaited promise's `then` (and `constructor`), resolving a promise with
@@ -20,123 +21,119 @@
 // accessor on Array.prototype reaches it). An action that plants such things (Promise.prototype.then,
 // Object.prototype.then, Array.prototype[0]) breaks its own awaits and results, inside its own watched
 // slices and under its own deadline; it harms nothing else (tests/hostile/tamper.test.ts).
+import { captured, uncurryThis } from "nodetool:capture";
 
-const FunctionPrototype = Function.prototype;
-const uncurryThis = FunctionPrototype.bind.bind(FunctionPrototype.call);
-const getter = (object, key) => uncurryThis(Object.getOwnPropertyDescriptor(object, key).get);
+const G = captured.Globals;
+const C = captured;
 
-export const Global = globalThis;
-export const ProxyCtor = Proxy;
-export const ReflectGet = Reflect.get;
-export const SymbolIterator = Symbol.iterator;
+export const Global = C.Global;
+export const ProxyCtor = G.Proxy;
+export const ReflectGet = C.Reflect.get;
+export const SymbolIterator = C.Symbol.iterator;
 
-export const JSONParse = JSON.parse;
-export const JSONStringify = JSON.stringify;
+export const JSONParse = C.JSON.parse;
+export const JSONStringify = C.JSON.stringify;
 
-export const ObjectKeys = Object.keys;
-export const ObjectDefineProperty = Object.defineProperty;
-export const ObjectDefineProperties = Object.defineProperties;
-export const ObjectFreeze = Object.freeze;
-export const ObjectCtor = Object;
-export const ObjectCreate = Object.create;
-export const ObjectSetPrototypeOf = Object.setPrototypeOf;
+export const ObjectKeys = C.Object.keys;
+export const ObjectDefineProperty = C.Object.defineProperty;
+export const ObjectFreeze = C.Object.freeze;
+export const ObjectCtor = G.Object;
+export const ObjectCreate = C.Object.create;
+export const ObjectSetPrototypeOf = C.Object.setPrototypeOf;
 
-export const FunctionPrototypeCall = uncurryThis(FunctionPrototype.call);
+export const FunctionPrototypeCall = uncurryThis(C.FunctionPrototype.call);
 
-export const ArrayCtor = Array;
-export const ArrayIsArray = Array.isArray;
-export const ArrayFrom = Array.from;
-export const ArrayPrototypePush = uncurryThis(Array.prototype.push);
-export const ArrayPrototypeJoin = uncurryThis(Array.prototype.join);
-export const ArrayPrototypeShift = uncurryThis(Array.prototype.shift);
-export const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
+export const ArrayCtor = G.Array;
+export const ArrayIsArray = C.Array.isArray;
+export const ArrayFrom = C.Array.from;
+export const ArrayPrototypePush = uncurryThis(C.ArrayPrototype.push);
+export const ArrayPrototypeJoin = uncurryThis(C.ArrayPrototype.join);
+export const ArrayPrototypeShift = uncurryThis(C.ArrayPrototype.shift);
+export const ArrayPrototypeSort = uncurryThis(C.ArrayPrototype.sort);
 
-export const StringCtor = String;
-export const StringPrototypeSlice = uncurryThis(String.prototype.slice);
-export const StringPrototypeCharCodeAt = uncurryThis(String.prototype.charCodeAt);
-export const StringPrototypeIncludes = uncurryThis(String.prototype.includes);
-export const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
-export const StringPrototypeRepeat = uncurryThis(String.prototype.repeat);
-export const StringFromCharCode = String.fromCharCode;
-export const StringPrototypeValueOf = uncurryThis(String.prototype.valueOf);
-export const NumberPrototypeValueOf = uncurryThis(Number.prototype.valueOf);
-export const BooleanPrototypeValueOf = uncurryThis(Boolean.prototype.valueOf);
-export const NumberPrototypeToString = uncurryThis(Number.prototype.toString);
+export const StringCtor = G.String;
+export const StringPrototypeSlice = uncurryThis(C.StringPrototype.slice);
+export const StringPrototypeCharCodeAt = uncurryThis(C.StringPrototype.charCodeAt);
+export const StringPrototypeIncludes = uncurryThis(C.StringPrototype.includes);
+export const StringPrototypeToLowerCase = uncurryThis(C.StringPrototype.toLowerCase);
+export const StringFromCharCode = C.String.fromCharCode;
+export const StringPrototypeValueOf = uncurryThis(C.StringPrototype.valueOf);
+export const NumberPrototypeValueOf = uncurryThis(C.NumberPrototype.valueOf);
+export const BooleanPrototypeValueOf = uncurryThis(C.BooleanPrototype.valueOf);
+export const NumberPrototypeToString = uncurryThis(C.NumberPrototype.toString);
 
-export const NumberCtor = Number;
-export const NumberIsFinite = Number.isFinite;
-export const NumberIsInteger = Number.isInteger;
-export const NumberIsNaN = Number.isNaN;
-export const MathMin = Math.min;
-export const MathMax = Math.max;
-export const MathFloor = Math.floor;
+export const NumberCtor = G.Number;
+export const NumberIsFinite = C.Number.isFinite;
+export const NumberIsNaN = C.Number.isNaN;
+export const MathMin = C.Math.min;
+export const MathMax = C.Math.max;
+export const MathFloor = C.Math.floor;
 
-export const RegExpCtor = RegExp;
-export const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
-export const RegExpPrototypeGetSource = getter(RegExp.prototype, "source");
-export const RegExpPrototypeGetFlags = getter(RegExp.prototype, "flags");
+export const RegExpCtor = G.RegExp;
+export const RegExpPrototypeExec = uncurryThis(C.RegExpPrototype.exec);
+export const RegExpPrototypeGetSource = uncurryThis(C.RegExpPrototype.get_source);
+export const RegExpPrototypeGetFlags = uncurryThis(C.RegExpPrototype.get_flags);
 
-export const MapCtor = Map;
-export const MapPrototypeGet = uncurryThis(Map.prototype.get);
-export const MapPrototypeSet = uncurryThis(Map.prototype.set);
-export const MapPrototypeHas = uncurryThis(Map.prototype.has);
-export const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
-export const MapPrototypeForEach = uncurryThis(Map.prototype.forEach);
-export const WeakMapCtor = WeakMap;
-export const WeakSetCtor = WeakSet;
-export const PromiseCtor = Promise;
-export const SetCtor = Set;
-export const SetPrototypeHas = uncurryThis(Set.prototype.has);
-export const SetPrototypeAdd = uncurryThis(Set.prototype.add);
-export const SetPrototypeDelete = uncurryThis(Set.prototype.delete);
-export const SetPrototypeForEach = uncurryThis(Set.prototype.forEach);
-export const DateCtor = Date;
+export const MapCtor = G.Map;
+export const MapPrototypeGet = uncurryThis(C.MapPrototype.get);
+export const MapPrototypeSet = uncurryThis(C.MapPrototype.set);
+export const MapPrototypeHas = uncurryThis(C.MapPrototype.has);
+export const MapPrototypeDelete = uncurryThis(C.MapPrototype.delete);
+export const MapPrototypeForEach = uncurryThis(C.MapPrototype.forEach);
+export const WeakMapCtor = G.WeakMap;
+export const WeakSetCtor = G.WeakSet;
+export const PromiseCtor = G.Promise;
+export const SetCtor = G.Set;
+export const SetPrototypeHas = uncurryThis(C.SetPrototype.has);
+export const SetPrototypeAdd = uncurryThis(C.SetPrototype.add);
+export const SetPrototypeDelete = uncurryThis(C.SetPrototype.delete);
+export const SetPrototypeForEach = uncurryThis(C.SetPrototype.forEach);
+export const DateCtor = G.Date;
 
-export const ErrorCtor = Error;
-export const TypeErrorCtor = TypeError;
+export const ErrorCtor = G.Error;
+export const TypeErrorCtor = G.TypeError;
 /** The error and typed-array constructors by name, as they were at setup. */
 export const ErrorCtors = ObjectFreeze({
-  Error,
-  EvalError,
-  RangeError,
-  ReferenceError,
-  SyntaxError,
-  TypeError,
-  URIError,
+  Error: G.Error,
+  EvalError: G.EvalError,
+  RangeError: G.RangeError,
+  ReferenceError: G.ReferenceError,
+  SyntaxError: G.SyntaxError,
+  TypeError: G.TypeError,
+  URIError: G.URIError,
 });
 export const TypedArrayCtors = ObjectFreeze({
-  Int8Array,
-  Uint8Array,
-  Uint8ClampedArray,
-  Int16Array,
-  Uint16Array,
-  Int32Array,
-  Uint32Array,
-  Float32Array,
-  Float64Array,
-  BigInt64Array,
-  BigUint64Array,
-  DataView,
+  Int8Array: G.Int8Array,
+  Uint8Array: G.Uint8Array,
+  Uint8ClampedArray: G.Uint8ClampedArray,
+  Int16Array: G.Int16Array,
+  Uint16Array: G.Uint16Array,
+  Int32Array: G.Int32Array,
+  Uint32Array: G.Uint32Array,
+  Float32Array: G.Float32Array,
+  Float64Array: G.Float64Array,
+  BigInt64Array: G.BigInt64Array,
+  BigUint64Array: G.BigUint64Array,
+  DataView: G.DataView,
 });
 
-export const Uint8ArrayCtor = Uint8Array;
-export const Int16ArrayCtor = Int16Array;
-export const ArrayBufferIsView = ArrayBuffer.isView;
-const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
-export const TypedArrayPrototypeGetLength = getter(TypedArrayPrototype, "length");
-export const TypedArrayPrototypeFill = uncurryThis(TypedArrayPrototype.fill);
-const TypedArrayPrototypeGetTag = getter(TypedArrayPrototype, Symbol.toStringTag);
-const TypedArrayPrototypeGetBuffer = getter(TypedArrayPrototype, "buffer");
-const TypedArrayPrototypeGetByteOffset = getter(TypedArrayPrototype, "byteOffset");
-const TypedArrayPrototypeGetByteLength = getter(TypedArrayPrototype, "byteLength");
-const DataViewPrototypeGetBuffer = getter(DataView.prototype, "buffer");
-const DataViewPrototypeGetByteOffset = getter(DataView.prototype, "byteOffset");
-const DataViewPrototypeGetByteLength = getter(DataView.prototype, "byteLength");
-const ArrayBufferPrototypeGetByteLength = getter(ArrayBuffer.prototype, "byteLength");
-const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
-export const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
+export const Uint8ArrayCtor = G.Uint8Array;
+export const Int16ArrayCtor = G.Int16Array;
+export const ArrayBufferIsView = C.ArrayBuffer.isView;
+export const TypedArrayPrototypeGetLength = uncurryThis(C.TypedArrayPrototype.get_length);
+export const TypedArrayPrototypeFill = uncurryThis(C.TypedArrayPrototype.fill);
+const TypedArrayPrototypeGetTag = uncurryThis(C.TypedArrayPrototypeGetTag);
+const TypedArrayPrototypeGetBuffer = uncurryThis(C.TypedArrayPrototype.get_buffer);
+const TypedArrayPrototypeGetByteOffset = uncurryThis(C.TypedArrayPrototype.get_byteOffset);
+const TypedArrayPrototypeGetByteLength = uncurryThis(C.TypedArrayPrototype.get_byteLength);
+const DataViewPrototypeGetBuffer = uncurryThis(C.DataViewPrototype.get_buffer);
+const DataViewPrototypeGetByteOffset = uncurryThis(C.DataViewPrototype.get_byteOffset);
+const DataViewPrototypeGetByteLength = uncurryThis(C.DataViewPrototype.get_byteLength);
+const ArrayBufferPrototypeGetByteLength = uncurryThis(C.ArrayBufferPrototype.get_byteLength);
+const DatePrototypeGetTime = uncurryThis(C.DatePrototype.getTime);
+export const DatePrototypeToISOString = uncurryThis(C.DatePrototype.toISOString);
 
-const hasInstance = uncurryThis(FunctionPrototype[Symbol.hasInstance]);
+const hasInstance = uncurryThis(C.FunctionPrototypeHasInstance);
 
 /** `value instanceof Ctor` for a captured constructor, immune to a replaced Symbol.hasInstance. */
 export function isInstanceOf(value, Ctor) {

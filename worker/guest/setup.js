@@ -1,108 +1,54 @@
-// Evaluated before every action. Takes the host's functions off the global (so the action never sees
-// them), installs console capture and the guest helpers, and exports the two functions the host calls
-// at the end: serialise the result (inside the VM, so its size is measured here, under the deadline)
-// and describe an uncaught error (name, message, position; never more).
-// This module is compiled again for every action's runtime (prepared while the worker is idle). The
-// loader serves it as one module with intrinsics.js, errors.js and bridge.js (guest-sources.ts), and
-// everything an action may not need loads on first use: batch and openWorkflow (dynamic imports); the
-// value encoder, console formatting, capabilities() and searchTools(), and the `nodetool` global,
-// which are synchronous, through the host's `load`, which evaluates one of the sandbox's modules at
-// once and returns its namespace.
-// Every builtin used here is one captured before the action runs (intrinsics.js), and what the host
-// reads back from `serialise` and `describe` is always a primitive made inside the VM (a string, or
-// the size of a result too large to return): the host never touches a guest object itself.
-import { loadValues } from "nodetool:bridge";
-import { CapabilityError } from "nodetool:errors";
-import {
-  defineField,
-  ErrorCtor,
-  Global,
-  isInstanceOf,
-  JSONStringify,
-  NumberCtor,
-  ObjectCreate,
-  ObjectDefineProperties,
-  ObjectDefineProperty,
-  ObjectFreeze,
-  RegExpPrototypeExec,
-  StringCtor,
-} from "nodetool:intrinsics";
+// Evaluated before every action, with capture.js in the same module (guest-sources.ts). Takes the
+// host's functions off the global (so the action never sees them), defines the guest's globals, and
+// exports what the host calls at the end: serialise the result (inside the VM, so its size is measured
+// here, under the deadline) and describe an uncaught error (name, message, position; never more).
+// Every runtime compiles this again (prepared while the worker is idle, but back-to-back actions wait
+// for it), so it holds only what must happen before the action: each global is made on first read from
+// a module loaded then, through the host's `load` (synchronous: it evaluates one of the sandbox's
+// modules at once and returns its namespace). Those modules take their builtins from intrinsics.js,
+// made from the copies capture.js took here; what the host reads back from `serialise` and `describe`
+// is always a primitive made inside the VM (a string, or the size of a result too large to return).
+import { captured } from "nodetool:capture";
 
-const host = Global.__nodetool_host;
+const { Global } = captured;
+const defineOwn = captured.Object.defineProperty;
+const stringify = captured.JSON.stringify;
+
+/** The host's functions; the bridge and the globals module import them from here. */
+export const host = Global.__nodetool_host;
 delete Global.__nodetool_host;
 
-let helpers;
-function helper(name) {
-  return {
-    [name](...args) {
-      if (!helpers) {
-        helpers = host.load("helpers");
-        helpers.setCatalogSource(host.catalog);
-        helpers.setTypesSource(host.types);
-      }
-      return helpers[name](args[0], args[1]);
-    },
-  }[name];
-}
-
-let formatLine;
-function logger(level) {
-  return (...args) => {
-    formatLine ??= host.load("format").formatLine;
-    host.log(level, formatLine(args));
-  };
-}
-
-const hidden = (value) => ({ value, writable: true, configurable: true, enumerable: false });
-ObjectDefineProperties(Global, {
-  console: hidden(
-    ObjectFreeze({
-      log: logger("log"),
-      info: logger("info"),
-      warn: logger("warn"),
-      error: logger("error"),
-      debug: logger("debug"),
-    }),
-  ),
-  batch: hidden(async (items, fn, options) => (await import("nodetool:batch")).batch(items, fn, options)),
-  openWorkflow: hidden(async (id) => (await import("nodetool:graph-model")).openWorkflow(id)),
-  capabilities: hidden(helper("capabilities")),
-  searchTools: hidden(helper("searchTools")),
-  describe: hidden(helper("describe")),
-  CapabilityError: hidden(CapabilityError),
-});
-
-// A global made on first read, then an ordinary data property like the rest (an assignment replaces
-// it unread): its module is evaluated only by an action that uses it.
-function lazyGlobal(name, load) {
-  ObjectDefineProperty(Global, name, {
+// A global made on first read from `module`'s export (of the same name unless `key` says), then an
+// ordinary data property like the rest (an assignment replaces it unread).
+function lazyGlobal(name, module, key = name) {
+  const define = (value) => defineOwn(Global, name, { value, writable: true, configurable: true });
+  defineOwn(Global, name, {
     configurable: true,
-    enumerable: false,
     get() {
-      const value = load();
-      ObjectDefineProperty(Global, name, hidden(value));
+      const value = host.load(module)[key];
+      define(value);
       return value;
     },
-    set(value) {
-      ObjectDefineProperty(Global, name, hidden(value));
-    },
+    set: define,
   });
 }
 
-const fromModule = (module, name) => () => host.load(module)[name];
-lazyGlobal("nodetool", fromModule("shim", "default"));
-lazyGlobal("TextEncoder", fromModule("encoding", "TextEncoder"));
-lazyGlobal("TextDecoder", fromModule("encoding", "TextDecoder"));
-lazyGlobal("atob", fromModule("encoding", "atob"));
-lazyGlobal("btoa", fromModule("encoding", "btoa"));
-lazyGlobal("URL", fromModule("url", "URL"));
-lazyGlobal("URLSearchParams", fromModule("url", "URLSearchParams"));
-lazyGlobal("structuredClone", fromModule("clone", "structuredClone"));
-lazyGlobal("crypto", () => {
-  const module = host.load("crypto");
-  module.setRandomSource(host.random);
-  return module.crypto;
-});
+lazyGlobal("console", "globals");
+lazyGlobal("batch", "globals");
+lazyGlobal("openWorkflow", "globals");
+lazyGlobal("capabilities", "globals");
+lazyGlobal("searchTools", "globals");
+lazyGlobal("describe", "globals");
+lazyGlobal("CapabilityError", "errors");
+lazyGlobal("nodetool", "shim", "default");
+lazyGlobal("TextEncoder", "encoding");
+lazyGlobal("TextDecoder", "encoding");
+lazyGlobal("atob", "encoding");
+lazyGlobal("btoa", "encoding");
+lazyGlobal("URL", "url");
+lazyGlobal("URLSearchParams", "url");
+lazyGlobal("structuredClone", "clone");
+lazyGlobal("crypto", "crypto");
 
 /** The result's JSON text, or its length when that is over `max` (a number, never an object). */
 function measured(text, max) {
@@ -114,33 +60,12 @@ export function serialise(namespace, max) {
   const value = namespace.default;
   const type = typeof value;
   if (value === undefined || value === null || type === "string" || type === "number" || type === "boolean") {
-    return measured(JSONStringify(value ?? null), max);
+    return measured(stringify(value ?? null), max);
   }
-  return measured(loadValues().toWireJson(value, "result"), max);
+  return measured(host.load("values").toWireJson(value, "result"), max);
 }
 
-const POSITION = /action\.js:(\d+):(\d+)/;
-
-// A null-prototype object: JSON.stringify finds no toJSON the action may have put on Object.prototype.
+/** The error's description as JSON text (describe.js, loaded by the first action that fails). */
 export function describe(error) {
-  const out = ObjectCreate(null);
-  defineField(out, "name", "Error");
-  defineField(out, "message", "");
-  try {
-    if (isInstanceOf(error, ErrorCtor) || (error && typeof error === "object")) {
-      defineField(out, "name", StringCtor(error.name ?? "Error"));
-      defineField(out, "message", StringCtor(error.message ?? ""));
-      if (typeof error.code === "string") defineField(out, "code", error.code);
-      const at = RegExpPrototypeExec(POSITION, StringCtor(error.stack ?? ""));
-      if (at) {
-        defineField(out, "line", NumberCtor(at[1]));
-        defineField(out, "column", NumberCtor(at[2]));
-      }
-    } else {
-      defineField(out, "message", StringCtor(error));
-    }
-  } catch {
-    defineField(out, "message", "(the thrown value could not be described)");
-  }
-  return JSONStringify(out);
+  return host.load("describe").describe(error);
 }

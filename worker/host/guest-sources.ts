@@ -3,11 +3,11 @@
  * Imported with `?raw`: Vite (browser build, vitest) handles that natively; the Node worker build
  * (server-bridge/sandbox/build.ts) has an esbuild plugin for it.
  *
- * The modules every action loads (intrinsics, errors, bridge, setup) are served as one: the VM compiles
- * and links one module record per action start instead of four. Each file stays a module of its own in
- * the tree; composing drops their imports of each other (so their top-level names must not clash), and
- * the loader resolves `nodetool:intrinsics`, `nodetool:errors` and `nodetool:bridge` to the composed
- * setup module. The intrinsics come first: they are captured before anything else runs.
+ * Every runtime evaluates the setup module before its action arrives: capture.js (the builtins' values,
+ * copied before anything else runs) and setup.js, served as one (composing drops setup's import of
+ * capture, so their top-level names must not clash; the loader resolves `nodetool:capture` to the
+ * setup module). It is kept small because it is compiled for every action, back to back too; all the
+ * rest (intrinsics, errors, the bridge, the encoders) is a module of its own, loaded on first use.
  *
  * Whole-line comments are dropped before the sources are shipped: every runtime compiles the setup
  * module again, and a third of its text is comments. (The guest files keep every comment at the start
@@ -15,11 +15,14 @@
  */
 import batch from "../guest/batch.js?raw";
 import bridge from "../guest/bridge.js?raw";
+import capture from "../guest/capture.js?raw";
 import clone from "../guest/clone.js?raw";
 import crypto from "../guest/crypto.js?raw";
+import describe from "../guest/describe.js?raw";
 import encoding from "../guest/encoding.js?raw";
 import errors from "../guest/errors.js?raw";
 import format from "../guest/format.js?raw";
+import globals from "../guest/globals.js?raw";
 import graphModel from "../guest/graph-model.js?raw";
 import helpers from "../guest/helpers.js?raw";
 import intrinsics from "../guest/intrinsics.js?raw";
@@ -32,10 +35,10 @@ import urlParse from "../guest/url-parse.js?raw";
 import values from "../guest/values.js?raw";
 
 /** Module names (after `nodetool:`) that are part of the setup module. */
-export const MERGED_INTO_SETUP: ReadonlySet<string> = new Set(["intrinsics", "errors", "bridge"]);
+export const MERGED_INTO_SETUP: ReadonlySet<string> = new Set(["capture"]);
 
 /** One (possibly multi-line) `import {...} from "nodetool:<merged>";` statement. */
-const MERGED_IMPORT = /^import [^;]*? from "nodetool:(intrinsics|errors|bridge)";\n/gm;
+const MERGED_IMPORT = /^import [^;]*? from "nodetool:capture";\n/gm;
 
 const LINE_COMMENT = /^[ \t]*\/\/.*\n/gm;
 const BLOCK_COMMENT = /^[ \t]*\/\*[\s\S]*?\*\/[ \t]*\n/gm;
@@ -50,17 +53,22 @@ function composeSetup(parts: readonly string[]): string {
 }
 
 /** `nodetool:setup`, evaluated first in every action's context. */
-export const SETUP_SOURCE = composeSetup([intrinsics, errors, bridge, setup]);
+export const SETUP_SOURCE = composeSetup([capture, setup]);
 
 /** By module name after `nodetool:`. */
 export const GUEST_SOURCES: Readonly<Record<string, string>> = Object.freeze({
   batch: withoutComments(batch),
+  bridge: withoutComments(bridge),
   clone: withoutComments(clone),
   crypto: withoutComments(crypto),
+  describe: withoutComments(describe),
   encoding: withoutComments(encoding),
+  errors: withoutComments(errors),
   format: withoutComments(format),
+  globals: withoutComments(globals),
   "graph-model": withoutComments(graphModel),
   helpers: withoutComments(helpers),
+  intrinsics: withoutComments(intrinsics),
   namespaces: withoutComments(namespaces),
   punycode: withoutComments(punycode),
   setup: SETUP_SOURCE,

@@ -45,6 +45,8 @@ export class PreparedRuntime {
   readonly module: QuickJSWASMModule;
   #binding: ActionBinding | undefined;
   #limits: Limits;
+  /** Namespaces the host's `load` returned, by module name (each module is evaluated once). */
+  readonly #loaded = new Map<string, QuickJSHandle>();
   #disposed = false;
 
   /** Creates the runtime and context and evaluates setup. Throws if setup fails (a host fault). */
@@ -151,15 +153,24 @@ export class PreparedRuntime {
     });
     const load = ctx.newFunction("load", (nameH) => {
       const name = text(nameH, "");
-      const source = bound().resolver.load(`${INTERNAL_PREFIX}${name}`);
-      if (typeof source !== "string") return { error: ctx.newError(source.error.message) };
-      // A module with no top-level await evaluates synchronously: its namespace comes back at once.
-      const evaluated = ctx.evalCode(source, `${INTERNAL_PREFIX}${name}`, { type: "module" });
+      const cached = this.#loaded.get(name);
+      if (cached) return cached.dup();
+      // Through an import, so the module is the one every other import of it finds (one instance, one
+      // CapabilityError class), evaluated once, by the loader's rules.
+      const specifier = JSON.stringify(`${INTERNAL_PREFIX}${name}`);
+      const evaluated = ctx.evalCode(`export * as m from ${specifier};`, `${INTERNAL_PREFIX}load:${name}`, {
+        type: "module",
+      });
       if (evaluated.error) return { error: evaluated.error };
+      // A module with no top-level await evaluates synchronously: its namespace comes back at once.
       const state = ctx.getPromiseState(evaluated.value);
       if (state.type === "fulfilled") {
         if (!state.notAPromise) evaluated.value.dispose();
-        return state.value;
+        const namespace = ctx.getProp(state.value, "m");
+        state.value.dispose();
+        this.#loaded.set(name, namespace);
+        this.held.push(namespace);
+        return namespace.dup();
       }
       evaluated.value.dispose();
       if (state.type === "rejected") return { error: state.error };
