@@ -69,7 +69,8 @@ export async function executeCode(
   const started = performance.now();
   const { app, agent } = ctx;
   const canElicit = ctx.canElicit();
-  if ((await agent.mode()) === "auto" && input.risk === "high" && canElicit) {
+  // The mode is read only when it matters (a high-risk action a client could be asked about).
+  if (input.risk === "high" && canElicit && (await agent.mode()) === "auto") {
     const admission = await admit(extra, input, app.config.approvalTimeoutMs);
     if (admission === "declined") {
       return observationResult(
@@ -94,19 +95,24 @@ export async function executeCode(
     }
   }
   const approver = canElicit ? elicitingApprover(extra, app.config.approvalTimeoutMs) : noElicitationApprover;
-  const run = await agent.openRun(approver);
+  // The run's row is written while the action starts (its calls wait for it); the answer waits for both.
+  const opening = agent.openRun(approver);
+  const ended = (reason: "ended" | "cancelled") =>
+    opening.then(
+      (run) => run.end(reason).catch((err: unknown) => app.log("error", "ending a run failed", err)),
+      () => undefined, // never opened: nothing to end
+    );
   const progress = reportProgress(extra, ctx.progressIntervalMs);
   // Cancelled: the run ends at once (a call still waiting, or made later, has no effect), and the
   // sandbox stops the action at its next interrupt check (a synchronous loop too).
-  const onCancel = () => {
-    run.end("cancelled").catch((err: unknown) => app.log("error", "ending a cancelled run failed", err));
-  };
+  const onCancel = () => void ended("cancelled");
+  let notOpened: { reason: unknown } | undefined;
   extra.signal.addEventListener("abort", onCancel, { once: true });
   try {
     // On the process's pool, in this user's turn (cancelled while it waits: it never starts).
-    const { observation } = await runSandboxedAction(app.sandbox, {
+    const sandboxed = runSandboxedAction(app.sandbox, {
       action: input.code,
-      run: run.live.run,
+      run: { user_id: agent.userId, ready: opening.then((run) => run.live.run) },
       mounted: agent.mounted,
       packs: agent.packs,
       library: ctx.library,
@@ -114,23 +120,27 @@ export async function executeCode(
       signal: extra.signal,
       onCallSettled: progress.callSettled,
     });
-    return observationResult(observation);
-  } catch (err) {
-    app.log("error", "execute_code failed outside the action", err);
-    return observationResult(
-      refusedObservation(
-        "run_ended",
-        "The sandbox could not run the action; nothing more is known. Try again.",
-        started,
-      ),
-    );
+    const [action, opened] = await Promise.allSettled([sandboxed, opening]);
+    // A run that could not be opened fails the call as it did before the action started (the action's
+    // calls, waiting for it, failed with run_ended: nothing it asked for was done).
+    if (opened.status === "rejected") notOpened = { reason: opened.reason };
+    else if (action.status === "fulfilled") return observationResult(action.value.observation);
+    else {
+      app.log("error", "execute_code failed outside the action", action.reason);
+      return observationResult(
+        refusedObservation(
+          "run_ended",
+          "The sandbox could not run the action; nothing more is known. Try again.",
+          started,
+        ),
+      );
+    }
   } finally {
     extra.signal.removeEventListener("abort", onCancel);
     progress.stop();
     // The action is over; its run's rows are settled right after the answer leaves, off the round trip.
     const reason = extra.signal.aborted ? "cancelled" : "ended";
-    setImmediate(() => {
-      run.end(reason).catch((err: unknown) => app.log("error", "ending a run failed", err));
-    });
+    setImmediate(() => void ended(reason));
   }
+  throw notOpened.reason;
 }

@@ -12,9 +12,18 @@ import type { LibraryDispatcher } from "../packs/index.ts";
 import type { ActionRun, NodeExecutor } from "./host.ts";
 import type { PoolRunOptions } from "./pool.ts";
 
+/**
+ * A run still being opened (its row written) while the action starts: the action's calls wait for it,
+ * and fail with `run_ended` if it cannot be opened. Whoever opened it awaits it before answering.
+ */
+export interface OpeningRun {
+  user_id: string;
+  ready: Promise<CapabilityRun<unknown>>;
+}
+
 export interface SandboxedAction {
   action: string;
-  run: CapabilityRun<unknown>;
+  run: CapabilityRun<unknown> | OpeningRun;
   /** Capability namespaces mounted for the session. */
   mounted: readonly string[];
   /** Library packs the session allows (names). */
@@ -30,12 +39,13 @@ export function runSandboxedAction(
   sandbox: NodeExecutor<PoolRunOptions>,
   options: SandboxedAction,
 ): Promise<ActionRun> {
-  const routed = callRouter({
-    run: options.run,
-    mounted: options.mounted,
-    library: options.library,
-    allowedPacks: options.packs,
-  });
+  const routerFor = (run: CapabilityRun<unknown>) =>
+    callRouter({ run, mounted: options.mounted, library: options.library, allowedPacks: options.packs });
+  const opening = "ready" in options.run ? options.run : undefined;
+  const routed = opening
+    ? deferredRouter(opening.ready.then(routerFor))
+    : routerFor(options.run as CapabilityRun<unknown>);
+  const user = opening ? opening.user_id : (options.run as CapabilityRun<unknown>).context.user_id;
   const onSettled = options.onCallSettled;
   const router: CallRouter = onSettled
     ? (calls, signal) => {
@@ -45,11 +55,29 @@ export function runSandboxedAction(
       }
     : routed;
   return sandbox.run(options.action, {
-    user: options.run.context.user_id,
+    user,
     mounted: options.mounted,
     packs: options.library.packInfo(options.packs),
     router,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+}
+
+const RUN_NOT_OPENED: InvokeResult = {
+  ok: false,
+  error: { code: "run_ended", message: "The run could not be started; the call was not made." },
+};
+
+/** A router whose calls wait for the real one (made once the run is open). */
+function deferredRouter(ready: Promise<CallRouter>): CallRouter {
+  // An action that makes no call never looks: its run's failure is its opener's to report.
+  ready.catch(() => undefined);
+  return (calls, signal) => {
+    const results = ready.then(
+      (router) => router(calls, signal),
+      () => calls.map(() => Promise.resolve(RUN_NOT_OPENED)),
+    );
+    return calls.map((_, i) => results.then((all) => all[i] ?? RUN_NOT_OPENED));
+  };
 }
