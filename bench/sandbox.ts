@@ -9,6 +9,8 @@
  *   action to a worker whose runtime is ready, so back-to-back actions do not wait for one;
  * - the same through a single worker (where each action after the first waits for the runtime the
  *   last one left being prepared), and with an agent's think time between actions;
+ * - the floor of a fresh runtime per action (runtime + context made and freed) and what preparing one
+ *   costs in the worker (the work back-to-back actions on a busy pool wait for);
  * - cold start, and one capability call from the guest to an in-process no-op `invoke` against a bare
  *   host function call and a direct `invoke`.
  *
@@ -60,6 +62,16 @@ export async function bareQuickJsMs(rounds = ROUNDS * 4): Promise<number> {
   return ms;
 }
 
+/** The floor of a fresh runtime per action: a runtime and a context made and freed, nothing evaluated. */
+async function freshRuntimeMs(rounds = ROUNDS * 4): Promise<number> {
+  const module = await newQuickJSWASMModuleFromVariant(variant);
+  return timed(() => {
+    const runtime = module.newRuntime();
+    runtime.newContext().dispose();
+    runtime.dispose();
+  }, rounds);
+}
+
 const run = createRun<unknown>({
   context: { user_id: "bench", session_id: "bench", run_id: "bench", signal: new AbortController().signal },
   gate: headlessGate("auto"),
@@ -73,6 +85,7 @@ const TRIVIAL = "export default 1;";
 
 async function main(): Promise<void> {
   const bare = await bareQuickJsMs();
+  const fresh = await freshRuntimeMs();
 
   const coldStarted = performance.now();
   const single = await NodeSandboxHost.start();
@@ -91,10 +104,12 @@ async function main(): Promise<void> {
   );
   let prepared = 0;
   const inWorker: number[] = [];
+  const preparation: number[] = [];
   for (let i = 0; i < ROUNDS / 2; i++) {
     await pause(3);
     const { timings } = await single.run(TRIVIAL, base);
     inWorker.push(timings.total_ms);
+    preparation.push(timings.prepare_ms);
     if (timings.prepared_ahead) prepared++;
   }
 
@@ -130,6 +145,8 @@ async function main(): Promise<void> {
   console.log(`  with 3 ms between actions, single worker, round trip:    ${fmt(singleIdle)}`);
   console.log(`    of which in the worker:                                 ${fmt(median(inWorker))}`);
   console.log(`    actions whose runtime was prepared ahead:               ${prepared} of ${inWorker.length}`);
+  console.log(`    preparing a runtime (in the worker, ahead of the action):  ${fmt(median(preparation))}`);
+  console.log(`  floor: a fresh runtime + context made and freed:          ${fmt(fresh)}`);
   console.log(`  cold start (thread + wasm + first action):               ${fmt(cold)}`);
   console.log(`  one guest capability call (no-op invoke):                ${fmt(perGuestCall)}`);
   console.log(
