@@ -3,9 +3,9 @@
  * builtin the action could have replaced: a global name it does not import or declare, a call of a
  * builtin prototype method by name (`list.push(x)`), `instanceof`, or syntax that runs the iterator
  * protocol (`for...of`, array spread, array destructuring). The sandbox's modules must use the copies
- * captured in worker/guest/intrinsics.js instead. Scope handling is deliberately coarse (a name
- * declared anywhere in the file counts as declared): the guest modules are small, and a false alarm
- * is cheap to fix.
+ * worker/guest/capture.js took (by name, from intrinsics.js) instead. Scope handling is deliberately
+ * coarse (a name declared anywhere in the file counts as declared): the guest modules are small, and a
+ * false alarm is cheap to fix.
  */
 import { parse } from "acorn";
 
