@@ -209,28 +209,15 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
 /**
  * Closes a socket whose unsent data passes `limit` bytes (a reader that stopped reading), instead of
  * buffering without bound. tRPC's adapter writes with `send`; this wraps that one method of our own
- * socket object, the only place every outgoing frame passes. The frames sent in one turn of the
- * event loop (the answers of a batch settle together) leave in one write: the TCP socket is corked
- * at the first and uncorked once the turn's promise jobs have run.
+ * socket object, the only place every outgoing frame passes.
  */
 function boundSendBuffer(ws: WebSocket, limit: number, onOverflow: () => void): void {
   const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
-  // biome-ignore lint/suspicious/noExplicitAny: adapter line: ws keeps its net.Socket in `_socket`
-  const tcp = (ws as any)._socket as Duplex | undefined;
-  let corked = false;
   ws.send = ((data: unknown, ...rest: unknown[]) => {
     if (ws.bufferedAmount > limit) {
       onOverflow();
       ws.terminate();
       return;
-    }
-    if (tcp && !corked) {
-      corked = true;
-      tcp.cork();
-      process.nextTick(() => {
-        corked = false;
-        tcp.uncork();
-      });
     }
     send(data, ...rest);
   }) as WebSocket["send"];
