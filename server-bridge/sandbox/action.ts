@@ -41,11 +41,11 @@ export function runSandboxedAction(
 ): Promise<ActionRun> {
   const routerFor = (run: CapabilityRun<unknown>) =>
     callRouter({ run, mounted: options.mounted, library: options.library, allowedPacks: options.packs });
-  const opening = "ready" in options.run ? options.run : undefined;
-  const routed = opening
-    ? deferredRouter(opening.ready.then(routerFor))
-    : routerFor(options.run as CapabilityRun<unknown>);
-  const user = opening ? opening.user_id : (options.run as CapabilityRun<unknown>).context.user_id;
+  const given = options.run;
+  // A run that is open already is one whose opening is over: one path for both.
+  const opening: OpeningRun =
+    "ready" in given ? given : { user_id: given.context.user_id, ready: Promise.resolve(given) };
+  const routed = deferredRouter(opening.ready.then(routerFor));
   const onSettled = options.onCallSettled;
   const router: CallRouter = onSettled
     ? (calls, signal) => {
@@ -55,7 +55,7 @@ export function runSandboxedAction(
       }
     : routed;
   return sandbox.run(options.action, {
-    user,
+    user: opening.user_id,
     mounted: options.mounted,
     packs: options.library.packInfo(options.packs),
     router,

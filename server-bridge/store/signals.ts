@@ -64,10 +64,6 @@ export class SignalHandlers {
     this.#warnings.push(report);
   }
 
-  get listening(): boolean {
-    return this.#handlers.size > 0 || this.#resync.length > 0;
-  }
-
   warn(message: string, detail?: unknown): void {
     for (const report of this.#warnings) report(message, detail);
   }
