@@ -5,8 +5,9 @@
  *   per step = (a request of K2 steps - a request of K1 steps) / (K2 - K1), timed in the page from the
  *              Send click to the answer shown (each step: one model turn with one tool call, and its
  *              trivial action in the page's sandbox);
- *   overhead = per step - a bare streamed fetch of the same reply (from the server's process, as the
- *              server makes it) - the same trivial action run alone (Action editor, click to result).
+ *   overhead = per step - a bare streamed fetch of the same reply to the same request (from the
+ *              server's process, as the server makes it) - the same trivial action run alone (Action
+ *              editor, click to result).
  *
  * Every figure is the median of several interleaved rounds after a warm-up.
  *
@@ -22,9 +23,9 @@ import { configFromEnv } from "../server-bridge/config.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { startFakeOpenAI } from "../tests/support/fake-models.ts";
 
-const ROUNDS = 5;
+const ROUNDS = 9;
 const K1 = 2;
-const K2 = 8;
+const K2 = 10;
 const WARMUP = 3;
 const ACTION = "export default 1;";
 
@@ -80,14 +81,18 @@ async function actionAlone(page: Page): Promise<number> {
   return timed(page, "Result", () => page.getByRole("button", { name: "Run", exact: true }).click());
 }
 
-/** The same reply as a step's, streamed straight from the scripted server, read to its end. */
+/**
+ * The same reply as a step's, streamed straight from the scripted server and read to its end, for the
+ * same request the server last sent (the provider's reading of the conversation is not the loop's).
+ */
 async function bareFetch(): Promise<number> {
+  const body = JSON.stringify(fake.requests.at(-1));
   fake.script.push(step);
   const started = performance.now();
   const response = await fetch(`${fake.url}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: "gpt-fake-1", stream: true, messages: [{ role: "user", content: "x" }] }),
+    body,
   });
   await response.text();
   return performance.now() - started;

@@ -46,13 +46,21 @@ export function agentTools(timeoutMs: number): ToolSpec[] {
   return tools;
 }
 
+/** Each stored action result as the provider reads it, made once per parsed message (threads.ts keeps those). */
+const rendered = new WeakMap<AgentMessage, AgentMessage>();
+
 /** The stored conversation as a provider takes it. */
 export function providerMessages(stored: readonly AgentMessage[]): AgentMessage[] {
   return withToolResults(stored).map((message) => {
     if (message.role !== "tool" || !message.observation) return message;
-    const shown = observationResult(message.observation).content[0];
-    const text = shown && shown.type === "text" ? shown.text : JSON.stringify(message.observation);
-    return { ...message, content: [{ type: "text", text }, ...message.content] };
+    let shown = rendered.get(message);
+    if (!shown) {
+      const first = observationResult(message.observation).content[0];
+      const text = first && first.type === "text" ? first.text : JSON.stringify(message.observation);
+      shown = { ...message, content: [{ type: "text", text }, ...message.content] };
+      rendered.set(message, shown);
+    }
+    return shown;
   });
 }
 

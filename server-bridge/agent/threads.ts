@@ -36,6 +36,8 @@ interface ThreadRow {
 }
 
 const MAX_TITLE = 200;
+/** Threads whose parsed messages are kept (a turn re-reads its whole thread; only changed rows are parsed again). */
+const PARSED_THREADS = 64;
 
 function view(row: ThreadRow): ThreadView {
   return {
@@ -55,6 +57,9 @@ export function titleOf(text: string): string {
 }
 
 export class ThreadStore {
+  /** Per thread, the last parse of each stored message by seq, kept while its body is unchanged. Shared: read-only. */
+  readonly #parsed = new Map<string, Map<number, { body: string; message: AgentMessage | undefined }>>();
+
   constructor(private readonly store: Store) {}
 
   async create(userId: string, title = "New conversation"): Promise<ThreadView> {
@@ -102,23 +107,42 @@ export class ThreadStore {
       await this.store.sql("DELETE FROM agent_messages WHERE thread_id = ?").run(threadId);
       await this.store.sql("DELETE FROM agent_threads WHERE id = ?").run(threadId);
     });
+    this.#parsed.delete(threadId);
   }
 
   async messages(userId: string, threadId: string): Promise<StoredMessage[]> {
-    await this.require(userId, threadId);
+    return this.messagesOf(await this.require(userId, threadId));
+  }
+
+  /**
+   * The messages of a thread its owner was already checked for (`require` answered it). The rows are
+   * read every time (another server may have written them); a row whose body is unchanged since the
+   * last read is not parsed again, so a turn's re-read of a long thread costs its new messages only.
+   */
+  async messagesOf(thread: ThreadView): Promise<StoredMessage[]> {
     const rows = (await this.store
       .sql("SELECT seq, body, input_tokens, output_tokens FROM agent_messages WHERE thread_id = ? ORDER BY seq")
-      .all(threadId)) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
+      .all(thread.id)) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
+    const before = this.#parsed.get(thread.id);
+    const now = new Map<number, { body: string; message: AgentMessage | undefined }>();
     const out: StoredMessage[] = [];
     for (const row of rows) {
-      const parsed = AgentMessage.safeParse(JSON.parse(row.body));
-      if (!parsed.success) continue;
+      const known = before?.get(row.seq);
+      const parsed =
+        known && known.body === row.body
+          ? known
+          : { body: row.body, message: AgentMessage.safeParse(JSON.parse(row.body)).data };
+      now.set(row.seq, parsed);
+      if (!parsed.message) continue;
       out.push({
         seq: row.seq,
-        message: parsed.data,
+        message: parsed.message,
         usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
       });
     }
+    this.#parsed.delete(thread.id);
+    if (this.#parsed.size >= PARSED_THREADS) this.#parsed.delete(this.#parsed.keys().next().value as string);
+    this.#parsed.set(thread.id, now);
     return out;
   }
 

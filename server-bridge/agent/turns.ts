@@ -14,7 +14,7 @@ import { isCodedError } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import type { ModelRegistry } from "./models.ts";
 import { agentTools, providerMessages, resolveImages } from "./request.ts";
-import { type ThreadStore, titleOf } from "./threads.ts";
+import { type ThreadStore, type ThreadView, titleOf } from "./threads.ts";
 
 export interface TurnAsk {
   threadId: string;
@@ -125,8 +125,9 @@ export class AgentTurns {
       emit({ type: "error", code, message });
     const { userId } = turn;
     let seq: number;
+    let thread: ThreadView;
     try {
-      const thread = await this.threads.require(userId, ask.threadId);
+      thread = await this.threads.require(userId, ask.threadId);
       const append = await resolveImages(this.app, userId, ask.append);
       const first = append.find((m) => m.role === "user");
       if (first?.role === "user" && thread.title === "New conversation") {
@@ -147,12 +148,12 @@ export class AgentTurns {
     const usage: TokenUsage = { input_tokens: 0, output_tokens: 0 };
     let finished = false;
     try {
-      const budget = await this.#overBudget(userId, ask.threadId, ask.chargeTo);
+      const budget = await this.#overBudget(userId, thread, ask.chargeTo);
       if (budget) return fail("capability_failed", budget);
-      const resolved = await this.models.resolve(ask.model ?? (await this.threads.require(userId, ask.threadId)).model);
+      const resolved = await this.models.resolve(ask.model ?? thread.model);
       if (typeof resolved === "string") return fail("capability_unavailable", resolved);
       if (ask.model) await this.threads.setModel(userId, ask.threadId, resolved.id);
-      const stored = (await this.threads.messages(userId, ask.threadId)).map((m) => m.message);
+      const stored = (await this.threads.messagesOf(thread)).map((m) => m.message);
       // The placeholder is the turn being made, not part of what the model reads.
       const messages = providerMessages(stored.slice(0, -1));
       for await (const event of resolved.adapter.stream({
@@ -191,12 +192,12 @@ export class AgentTurns {
   }
 
   /** Why the next turn may not run (a budget spent: its thread's, the parent's it is charged to, the day's), or undefined. */
-  async #overBudget(userId: string, threadId: string, chargeTo: string | undefined): Promise<string | undefined> {
+  async #overBudget(userId: string, own: ThreadView, chargeTo: string | undefined): Promise<string | undefined> {
     const { threadTokens, dailyTokens } = this.app.config.agent;
-    const paying: [string, string][] = [[threadId, "This conversation"]];
-    if (chargeTo) paying.push([chargeTo, "The conversation that started this subtask"]);
-    for (const [id, whose] of paying) {
-      const thread = await this.threads.require(userId, id);
+    const paying: [ThreadView, string][] = [[own, "This conversation"]];
+    if (chargeTo)
+      paying.push([await this.threads.require(userId, chargeTo), "The conversation that started this subtask"]);
+    for (const [thread, whose] of paying) {
       const used = thread.usage.input_tokens + thread.usage.output_tokens;
       if (used >= threadTokens) {
         return `${whose} has used ${used} tokens, its budget is ${threadTokens} (AGENT_THREAD_TOKENS); start a new conversation.`;

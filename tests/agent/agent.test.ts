@@ -175,6 +175,34 @@ describe("the agent on the server", () => {
     ]);
   });
 
+  it("sends the model the thread as stored now, even when another writer changed rows it read before", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "first" }, { text: "second" }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id: threadId } = await client.api.agent.threads.create.mutate({});
+    await turn(client, { threadId, requestId: "turn_1", append: [user("one")] });
+    // Another server (or an operator) rewrites the first request and removes the answer.
+    await server.app.store
+      .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = 1")
+      .run(JSON.stringify(user("one, edited")), threadId);
+    await server.app.store.sql("DELETE FROM agent_messages WHERE thread_id = ? AND seq = 2").run(threadId);
+    await turn(client, { threadId, requestId: "turn_2", append: [user("two")] });
+    const sent = fake.requests.at(-1) as { messages: { role: string; content: unknown }[] };
+    const users = sent.messages.filter((m) => m.role === "user").map((m) => JSON.stringify(m.content));
+    expect(users).toHaveLength(2);
+    expect(users[0]).toContain("one, edited");
+    expect(users[1]).toContain("two");
+    expect(sent.messages.some((m) => m.role === "assistant" && JSON.stringify(m.content).includes("first"))).toBe(
+      false,
+    );
+    const { messages } = await client.api.agent.threads.get.query({ threadId });
+    expect(messages.map((m) => m.message)).toMatchObject([
+      { role: "user", content: [{ text: "one, edited" }] },
+      { role: "user", content: [{ text: "two" }] },
+      { role: "assistant", text: "second" },
+    ]);
+  });
+
   it("enforces the thread budget on the server, and Stop ends a turn mid-stream", async () => {
     await using fake = await startFakeAnthropic({
       // The refused turn never reaches the provider, so the next one gets the slow turn.

@@ -161,6 +161,49 @@ export default (await workflows.create({ name: "Child" })).name;`;
     await page.getByRole("alert").filter({ hasText: "step cap" }).waitFor();
   });
 
+  it("keeps the newest message in view as a long conversation grows, and leaves a person who scrolled up where they were", async () => {
+    const steps = (n: number, answer: string) => [
+      ...Array.from({ length: n }, (_, i) => ({ tool_calls: [action(`export default ${i};`)] })),
+      { text: answer },
+    ];
+    await using fake = await startFakeOpenAI({ script: steps(12, "Twelve steps done.") });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await send(page, "take twelve steps");
+    const answer = conversation(page).getByText("Twelve steps done.");
+    await answer.waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    /** Where `target` sits in the conversation's visible box: "in view", or how far outside it is. */
+    const placement = (target: import("playwright-core").Locator) =>
+      target.evaluate((element) => {
+        const box = (element.closest("section") as HTMLElement).getBoundingClientRect();
+        const own = element.getBoundingClientRect();
+        return own.top >= box.top - 1 && own.bottom <= box.bottom + 1 ? "in view" : "outside";
+      });
+    const region = conversation(page);
+    expect(await region.evaluate((element) => element.scrollHeight > element.clientHeight * 1.5)).toBe(true);
+    expect(await placement(answer)).toBe("in view");
+    const request = region.getByText("take twelve steps");
+    expect(await placement(request)).toBe("outside");
+
+    // Scrolled back up to the request, the person stays there while the next request adds steps.
+    await request.scrollIntoViewIfNeeded();
+    expect(await placement(request)).toBe("in view");
+    /** The request's offset from the top of the conversation's visible box. */
+    const offset = (target: import("playwright-core").Locator) =>
+      target.evaluate(
+        (element) =>
+          element.getBoundingClientRect().top - (element.closest("section") as HTMLElement).getBoundingClientRect().top,
+      );
+    const before = await offset(request);
+    fake.script.push(...steps(3, "Three more done."));
+    await send(page, "three more");
+    await region.getByText("Three more done.").waitFor();
+    expect(Math.abs((await offset(request)) - before)).toBeLessThan(4);
+  });
+
   it("stops mid-action with Stop, and the next request runs", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ tool_calls: [action("while (true) {}")] }, { text: "After the stop." }],

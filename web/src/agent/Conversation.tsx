@@ -5,7 +5,7 @@
  * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
  * steps show their image. With no provider configured it says exactly what to set.
  */
-import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
+import { type FormEvent, Fragment, type KeyboardEvent, memo, useState } from "react";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
@@ -24,15 +24,6 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
-  const end = useRef<HTMLDivElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the conversation grows
-  useEffect(() => {
-    // Once per frame, not per streamed delta: scrolling forces a layout of the whole conversation.
-    const frame = requestAnimationFrame(() => {
-      end.current?.scrollIntoView?.({ block: "end" });
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [agent.messages.length, agent.streaming]);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
   if (agent.state.status === "unconfigured") {
@@ -116,33 +107,37 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
           </span>
         ) : null}
       </div>
+      {/* The section lays its one child out bottom-up (column-reverse): it stays scrolled to the newest
+          message as the conversation grows, with no script scrolling it, and stays put when the person
+          has scrolled up to read. */}
       <section className="conversation" aria-label="Conversation" aria-live="polite" aria-busy={agent.running}>
-        {agent.messages.length === 0 && !agent.running ? (
-          <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
-        ) : null}
-        <Messages entries={agent.messages} active={agent.active} />
-        {agent.streaming ? <p className="assistant streaming">{agent.streaming}</p> : null}
-        {agent.running && !agent.streaming && !agent.active ? <p className="status">Thinking…</p> : null}
-        {agent.admission ? (
-          <fieldset className="admission" aria-label="High-risk action">
-            <p>
-              The agent marked this action high-risk (it changes, deletes or sends things):{" "}
-              <strong>{agent.admission.input.title ?? agent.admission.input.description}</strong>. Run it?
+        <div className="conversation-log">
+          {agent.messages.length === 0 && !agent.running ? (
+            <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
+          ) : null}
+          <Messages entries={agent.messages} active={agent.active} />
+          {agent.streaming ? <p className="assistant streaming">{agent.streaming}</p> : null}
+          {agent.running && !agent.streaming && !agent.active ? <p className="status">Thinking…</p> : null}
+          {agent.admission ? (
+            <fieldset className="admission" aria-label="High-risk action">
+              <p>
+                The agent marked this action high-risk (it changes, deletes or sends things):{" "}
+                <strong>{agent.admission.input.title ?? agent.admission.input.description}</strong>. Run it?
+              </p>
+              <button type="button" onClick={() => agent.admission?.answer(true)}>
+                Run it
+              </button>
+              <button type="button" onClick={() => agent.admission?.answer(false)}>
+                Do not run
+              </button>
+            </fieldset>
+          ) : null}
+          {agent.error ? (
+            <p className="error" role="alert">
+              {agent.error}
             </p>
-            <button type="button" onClick={() => agent.admission?.answer(true)}>
-              Run it
-            </button>
-            <button type="button" onClick={() => agent.admission?.answer(false)}>
-              Do not run
-            </button>
-          </fieldset>
-        ) : null}
-        {agent.error ? (
-          <p className="error" role="alert">
-            {agent.error}
-          </p>
-        ) : null}
-        <div ref={end} />
+          ) : null}
+        </div>
       </section>
       <form className="composer" onSubmit={submit}>
         <label className="message">
