@@ -9,12 +9,13 @@
  *              server's process, as the server makes it) - the same trivial action run alone (Action
  *              editor, click to result).
  *
- * Every figure is the median of several interleaved rounds after a warm-up.
+ * Every figure is the median of several interleaved rounds after a warm-up. The CPU every process
+ * spent per step (same difference of requests) is printed with the floor it sets on this machine's cores.
  *
  *   node --import tsx bench/agent.ts
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { startApp } from "../server-bridge/app.ts";
@@ -23,7 +24,7 @@ import { configFromEnv } from "../server-bridge/config.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { startFakeOpenAI } from "../tests/support/fake-models.ts";
 
-const ROUNDS = 9;
+const ROUNDS = 15;
 const K1 = 2;
 const K2 = 10;
 const WARMUP = 3;
@@ -39,6 +40,15 @@ const script = (steps: number) => {
   for (let i = 0; i < steps; i++) fake.script.push(step);
   fake.script.push({ text: "done." });
 };
+
+/** What a step costs the machine, and the floor that sets on its cores (the step's time is CPU-bound there). */
+function cpuFloor(cpuMs: number): string[] {
+  const cores = availableParallelism();
+  return [
+    `  CPU per step, every process (server, provider, harness, Chromium): ${cpuMs.toFixed(1)} ms on ${cores} cores,`,
+    `    so no step can take less than ${(cpuMs / cores).toFixed(1)} ms here  (same rounds, 10 ms ticks)`,
+  ];
+}
 
 /** Times `go()` in the page: until the region's aria-busy goes true and then false again. */
 async function timed(page: Page, regionName: string, go: () => Promise<void>): Promise<number> {
@@ -61,6 +71,29 @@ async function timed(page: Page, regionName: string, go: () => Promise<void>): P
   );
   await go();
   return measuring;
+}
+
+/**
+ * CPU seconds used so far by this process (the server, the scripted provider and the harness) and by
+ * every Chromium process, from /proc (undefined where there is none): what the steps cost the machine.
+ */
+function machineCpuSeconds(): number | undefined {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const own = Number(entry) === process.pid;
+      if (!own && !readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("chrom")) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 async function request(page: Page, steps: number): Promise<number> {
@@ -125,10 +158,18 @@ try {
     await bareFetch();
   }
   const rounds: { perStep: number; fetch: number; action: number }[] = [];
+  const cpuPerStep: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
+    const cpu0 = machineCpuSeconds();
     const short = await request(page, K1);
+    const cpu1 = machineCpuSeconds();
     const action = await actionAlone(page);
+    const cpu2 = machineCpuSeconds();
     const long = await request(page, K2);
+    const cpu3 = machineCpuSeconds();
+    if (cpu0 !== undefined && cpu1 !== undefined && cpu2 !== undefined && cpu3 !== undefined) {
+      cpuPerStep.push((1000 * (cpu3 - cpu2 - (cpu1 - cpu0))) / (K2 - K1));
+    }
     const fetches: number[] = [];
     for (let i = 0; i < 10; i++) fetches.push(await bareFetch());
     rounds.push({ perStep: (long - short) / (K2 - K1), fetch: median(fetches), action });
@@ -144,6 +185,7 @@ try {
       `  bare streamed fetch of the same reply:  ${fetchMs.toFixed(2)} ms  (from the server's process)`,
       `  the same action alone (Action editor):  ${actionMs.toFixed(2)} ms  (click to result)`,
       `  loop overhead per step: ${overhead.toFixed(2)} ms (target < 5: ${overhead < 5 ? "met" : "NOT met"})`,
+      ...(cpuPerStep.length ? cpuFloor(median(cpuPerStep)) : []),
     ].join("\n"),
   );
   process.stdout.write("\n");
