@@ -175,7 +175,7 @@ export default (await workflows.create({ name: "Child" })).name;`;
     const answer = conversation(page).getByText("Twelve steps done.");
     await answer.waitFor();
     await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
-    /** Where `target` sits in the conversation's visible box: "in view", or how far outside it is. */
+    /** Whether `target` sits wholly inside the conversation's visible box. */
     const placement = (target: import("playwright-core").Locator) =>
       target.evaluate((element) => {
         const box = (element.closest("section") as HTMLElement).getBoundingClientRect();
@@ -188,9 +188,16 @@ export default (await workflows.create({ name: "Child" })).name;`;
     const request = region.getByText("take twelve steps");
     expect(await placement(request)).toBe("outside");
 
-    // Scrolled back up to the request, the person stays there while the next request adds steps.
+    // Sending brings the person back to the newest message.
     await request.scrollIntoViewIfNeeded();
     expect(await placement(request)).toBe("in view");
+    fake.script.push(...steps(4, "Four more done.").map((turn) => ({ ...turn, delayMs: 250 })));
+    await send(page, "four more");
+    const second = region.getByText("four more", { exact: true });
+    await second.waitFor();
+    expect(await placement(second)).toBe("in view");
+    // Scrolled back up to read while the agent works, the person stays there as steps come in.
+    await request.scrollIntoViewIfNeeded();
     /** The request's offset from the top of the conversation's visible box. */
     const offset = (target: import("playwright-core").Locator) =>
       target.evaluate(
@@ -198,9 +205,7 @@ export default (await workflows.create({ name: "Child" })).name;`;
           element.getBoundingClientRect().top - (element.closest("section") as HTMLElement).getBoundingClientRect().top,
       );
     const before = await offset(request);
-    fake.script.push(...steps(3, "Three more done."));
-    await send(page, "three more");
-    await region.getByText("Three more done.").waitFor();
+    await region.getByText("Four more done.").waitFor();
     expect(Math.abs((await offset(request)) - before)).toBeLessThan(4);
   });
 

@@ -5,7 +5,7 @@
  * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
  * steps show their image. With no provider configured it says exactly what to set.
  */
-import { type FormEvent, Fragment, type KeyboardEvent, memo, useState } from "react";
+import { type FormEvent, Fragment, type KeyboardEvent, memo, useRef, useState } from "react";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
@@ -24,6 +24,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
+  const log = useRef<HTMLElement>(null);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
   if (agent.state.status === "unconfigured") {
@@ -42,6 +43,12 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
     const text = draft.trim();
     if (!text || agent.running) return;
     setDraft("");
+    // A person who sends is back at the newest message, from where the section keeps it in view.
+    const section = log.current;
+    if (section) {
+      section.scrollTop = 0;
+      delete section.dataset.reading;
+    }
     void agent.send(text);
   };
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -110,7 +117,14 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
       {/* The section lays its one child out bottom-up (column-reverse): it stays scrolled to the newest
           message as the conversation grows, with no script scrolling it, and stays put when the person
           has scrolled up to read. */}
-      <section className="conversation" aria-label="Conversation" aria-live="polite" aria-busy={agent.running}>
+      <section
+        className="conversation"
+        aria-label="Conversation"
+        aria-live="polite"
+        aria-busy={agent.running}
+        ref={log}
+        onScroll={(event) => markReading(event.currentTarget)}
+      >
         <div className="conversation-log">
           {agent.messages.length === 0 && !agent.running ? (
             <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
@@ -173,6 +187,16 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
       </form>
     </div>
   );
+}
+
+/**
+ * The conversation is a reversed column: its scroll offset is 0 at the newest message, negative above.
+ * At 0 the browser keeps it there as messages come (scroll anchoring off); scrolled up to read, anchoring
+ * keeps what the person reads where it is while messages come below (`data-reading`, styles.css).
+ */
+function markReading(section: HTMLElement) {
+  if (Math.abs(section.scrollTop) < 2) delete section.dataset.reading;
+  else section.dataset.reading = "";
 }
 
 type ToolResult = Extract<AgentMessage, { role: "tool" }>;
