@@ -41,7 +41,9 @@ export function threadModelClient(
       request.signal.addEventListener("abort", onAbort, { once: true });
       try {
         const ask = { threadId, requestId, append, model: request.model ?? options.model, chargeTo: options.chargeTo };
-        for await (const { event } of agent.turns.join(userId, ask, new AbortController().signal)) yield event;
+        for await (const batch of agent.turns.join(userId, ask, new AbortController().signal)) {
+          for (const { event } of batch) yield event;
+        }
       } finally {
         request.signal.removeEventListener("abort", onAbort);
       }

@@ -5,7 +5,8 @@
  * stores them, writes the turn's assistant message as interrupted, checks the token budgets, and
  * calls the provider once; its events are buffered with ids for the turn (and a while after), so an
  * ask with the same request id (a socket that reconnected) joins the same call and resumes after the
- * last event it saw: the provider is never called twice. When the turn ends, the assistant message is
+ * last event it saw: the provider is never called twice. A joiner gets what was published since its
+ * last batch as one batch; text is published as it streams, the rest with the turn's end. When the turn ends, the assistant message is
  * written whole with its tokens. A dropped socket never stops a turn; `stop` does.
  */
 import type { AgentMessage, ModelEvent, TokenUsage, ToolCall } from "../../shared/agent/messages.ts";
@@ -52,13 +53,16 @@ export class AgentTurns {
     private readonly models: ModelRegistry,
   ) {}
 
-  /** The turn's events after `afterId` (all of them without it), live until it ends or `signal` aborts. */
+  /**
+   * The turn's events after `afterId` (all of them without it), live until it ends or `signal` aborts:
+   * each batch is what was published since the last (one socket message for a turn's end, not three).
+   */
   async *join(
     userId: string,
     ask: TurnAsk,
     signal: AbortSignal,
     afterId?: string | null,
-  ): AsyncGenerator<StampedModelEvent> {
+  ): AsyncGenerator<StampedModelEvent[]> {
     const key = `${userId}:${ask.requestId}`;
     let turn = this.#turns.get(key);
     if (turn && turn.userId !== userId) return;
@@ -75,7 +79,11 @@ export class AgentTurns {
     const current = turn;
     let next = afterId ? current.events.findIndex((e) => e.id === afterId) + 1 : 0;
     for (;;) {
-      while (next < current.events.length) yield current.events[next++] as StampedModelEvent;
+      if (next < current.events.length) {
+        const batch = current.events.slice(next);
+        next = current.events.length;
+        yield batch;
+      }
       if (current.done || signal.aborted) return;
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -106,17 +114,22 @@ export class AgentTurns {
       } else turn.events.push({ id: String(++sequence), event });
       for (const wake of turn.wake) wake();
     };
-    // The turn's last event (done or error) goes out once its message is stored: a page that reads
-    // the thread when it sees the end finds the finished message, not the placeholder.
-    const ending: ModelEvent[] = [];
+    // Text goes out as it comes. The turn's tool calls and usage are of use only with its end, so they
+    // go out with it, once its message is stored: a page that reads the thread when it sees the end
+    // finds the finished message, not the placeholder. (Order is kept: text after held events flushes them.)
+    const held: ModelEvent[] = [];
+    let failed = false;
     const emit = (event: ModelEvent) => {
-      if (event.type === "done" || event.type === "error") ending.push(event);
-      else publish(event);
+      if (event.type === "error") failed = true;
+      if (event.type === "text") {
+        for (const earlier of held.splice(0)) publish(earlier);
+        publish(event);
+      } else held.push(event);
     };
     try {
-      await this.#steps(turn, ask, emit, () => ending.some((event) => event.type === "error"));
+      await this.#steps(turn, ask, emit, () => failed);
     } finally {
-      for (const event of ending) publish(event);
+      for (const event of held) publish(event);
     }
   }
 

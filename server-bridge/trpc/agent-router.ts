@@ -46,7 +46,10 @@ export const agentRouter = router({
       return { deleted: true };
     }),
   }),
-  /** The next model turn of a thread, streamed; joining with the same requestId resumes it. */
+  /**
+   * The next model turn of a thread, streamed as batches `{events}` (what was published since the last
+   * one), each tracked with the id of its last event; joining with the same requestId resumes it.
+   */
   turn: authed
     .input(
       z.object({
@@ -59,8 +62,9 @@ export const agentRouter = router({
     )
     .subscription(async function* ({ ctx, input, signal }) {
       const stop = signal ?? new AbortController().signal;
-      for await (const { id, event } of ctx.app.agent.turns.join(ctx.userId, input, stop, input.lastEventId)) {
-        yield tracked(id, event);
+      for await (const batch of ctx.app.agent.turns.join(ctx.userId, input, stop, input.lastEventId)) {
+        const last = batch[batch.length - 1] as { id: string };
+        yield tracked(last.id, { events: batch.map(({ event }) => event) });
       }
     }),
   /** Stop: ends a turn's provider call (its message is kept, marked interrupted). */

@@ -31,7 +31,7 @@ function agentConfig(fake: FakeModelServer | undefined, extra: Partial<AgentConf
 
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
 
-/** One model turn over a socket: its events (with ids), until done or error. */
+/** One model turn over a socket: its events (each with the id of the batch it came in), until done or error. */
 async function turn(
   client: ReturnType<typeof socketClient>,
   input: { threadId: string; requestId: string; append: ReturnType<typeof user>[]; lastEventId?: string },
@@ -41,14 +41,16 @@ async function turn(
   await new Promise<void>((resolve, reject) => {
     const sub = client.api.agent.turn.subscribe(input, {
       onData: ({ id, data }) => {
-        seen.push({ id, event: data as ModelEvent });
-        const type = (data as ModelEvent).type;
-        if (type === "done" || type === "error" || seen.length === options.stopAfter) {
+        const { events } = data as { events: ModelEvent[] };
+        for (const event of events) seen.push({ id, event });
+        const type = events[events.length - 1]?.type;
+        if (type === "done" || type === "error" || seen.length >= (options.stopAfter ?? Number.POSITIVE_INFINITY)) {
           sub.unsubscribe();
           resolve();
         }
       },
       onError: reject,
+      onComplete: () => resolve(),
     });
   });
   return seen;

@@ -1,13 +1,17 @@
 /**
  * The page's model client: each model turn is the `agent.turn` subscription on the page's socket (or
  * SSE over the HTTP fallback) with a request id of its own. The server holds the conversation, so only
- * what is new goes up (`appendSince`); its events come back tracked, and tRPC resubscribes after a
+ * what is new goes up (`appendSince`); its events come back in tracked batches, and tRPC resubscribes after a
  * drop with the last event id by itself, which resumes the same provider call. Stop (the signal) asks
  * the server to end the turn; the stream then ends with `cancelled`. Never throws.
  */
+import { z } from "zod";
 import { type ModelClient, ModelEvent } from "../../../shared/agent/messages.ts";
 import { appendSince } from "../../../shared/agent/prompt.ts";
 import type { Api } from "../transport.ts";
+
+/** What one message of a turn's subscription carries: the events published since the last one. */
+const TurnBatch = z.object({ events: z.array(ModelEvent).min(1) });
 
 export function pageModelClient(api: Api, threadId: string, known: number): ModelClient {
   let sent = known;
@@ -28,12 +32,12 @@ export function pageModelClient(api: Api, threadId: string, known: number): Mode
         { threadId, requestId, append, model: request.model ?? null },
         {
           onData: ({ data }) => {
-            const event = ModelEvent.safeParse(data);
-            push(
-              event.success
-                ? event.data
-                : { type: "error", code: "capability_failed", message: "The server sent an unreadable model event." },
-            );
+            const batch = TurnBatch.safeParse(data);
+            if (!batch.success) {
+              push({ type: "error", code: "capability_failed", message: "The server sent an unreadable model event." });
+              return;
+            }
+            for (const event of batch.data.events) push(event);
           },
           onError: () =>
             push({
