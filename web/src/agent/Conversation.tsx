@@ -24,7 +24,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
-  const log = useRef<HTMLElement>(null);
+  const scroller = useRef<HTMLElement>(null);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
   if (agent.state.status === "unconfigured") {
@@ -44,7 +44,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
     if (!text || agent.running) return;
     setDraft("");
     // A person who sends is back at the newest message, from where the section keeps it in view.
-    const section = log.current;
+    const section = scroller.current;
     if (section) {
       section.scrollTop = 0;
       delete section.dataset.reading;
@@ -122,7 +122,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
         aria-label="Conversation"
         aria-live="polite"
         aria-busy={agent.running}
-        ref={log}
+        ref={scroller}
         onScroll={(event) => markReading(event.currentTarget)}
       >
         <div className="conversation-log">
