@@ -99,7 +99,10 @@ describe("the README's Embed it section", () => {
           ok: true,
           result: 42,
         });
-      expect(logged).toContainEqual(expect.objectContaining({ type: "run_ended" }));
+      // The page logs each value as it reads it from the console, so the event may land after the result.
+      await expect
+        .poll(() => logged.some((value) => (value as { type?: string }).type === "run_ended"), { timeout: 30_000 })
+        .toBe(true);
       await page.frameLocator("iframe").getByRole("button", { name: "Run", exact: true }).waitFor();
     } finally {
       await context.close().catch(() => {});
