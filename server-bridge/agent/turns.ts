@@ -6,8 +6,9 @@
  * calls the provider once; its events are buffered with ids for the turn (and a while after), so an
  * ask with the same request id (a socket that reconnected) joins the same call and resumes after the
  * last event it saw: the provider is never called twice. A joiner gets what was published since its
- * last batch as one batch; text is published as it streams, the rest with the turn's end. When the turn ends, the assistant message is
- * written whole with its tokens. A dropped socket never stops a turn; `stop` does.
+ * last batch as one batch; text is published as it streams, the rest with the turn's end. When the
+ * turn ends, the assistant message is written whole with its tokens. A dropped socket never stops a
+ * turn; `stop` does.
  */
 import type { AgentMessage, ModelEvent, TokenUsage, ToolCall } from "../../shared/agent/messages.ts";
 import { AGENT_SYSTEM_PROMPT } from "../../shared/agent/prompt.ts";

@@ -6,7 +6,7 @@
  */
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { AgentMessage } from "../../shared/agent/messages.ts";
+import { AgentMessage, type TurnBatch } from "../../shared/agent/messages.ts";
 import { NO_PROVIDER } from "../agent/models.ts";
 import { resolveImages } from "../agent/request.ts";
 import { authed, router } from "./init.ts";
@@ -64,7 +64,7 @@ export const agentRouter = router({
       const stop = signal ?? new AbortController().signal;
       for await (const batch of ctx.app.agent.turns.join(ctx.userId, input, stop, input.lastEventId)) {
         const last = batch[batch.length - 1] as { id: string };
-        yield tracked(last.id, { events: batch.map(({ event }) => event) });
+        yield tracked(last.id, { events: batch.map(({ event }) => event) } satisfies TurnBatch);
       }
     }),
   /** Stop: ends a turn's provider call (its message is kept, marked interrupted). */

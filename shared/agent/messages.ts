@@ -69,6 +69,10 @@ export const ModelEvent = z.discriminatedUnion("type", [
 ]);
 export type ModelEvent = z.infer<typeof ModelEvent>;
 
+/** One message of a turn's subscription (`agent.turn`): the events published since the last one. */
+export const TurnBatch = z.object({ events: z.array(ModelEvent).min(1) });
+export type TurnBatch = z.infer<typeof TurnBatch>;
+
 /** One model turn: the conversation so far in, the streamed turn out. */
 export interface ModelRequest {
   messages: readonly AgentMessage[];

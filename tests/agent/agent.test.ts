@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentConfig } from "../../server-bridge/config.ts";
-import type { ModelEvent } from "../../shared/agent/messages.ts";
+import { type ModelEvent, TurnBatch } from "../../shared/agent/messages.ts";
 import { storeEnv } from "../support/database.ts";
 import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, type TestServer, tempDir } from "../support/server.ts";
@@ -41,7 +41,7 @@ async function turn(
   await new Promise<void>((resolve, reject) => {
     const sub = client.api.agent.turn.subscribe(input, {
       onData: ({ id, data }) => {
-        const { events } = data as { events: ModelEvent[] };
+        const { events } = TurnBatch.parse(data);
         for (const event of events) seen.push({ id, event });
         const type = events[events.length - 1]?.type;
         if (type === "done" || type === "error" || seen.length >= (options.stopAfter ?? Number.POSITIVE_INFINITY)) {

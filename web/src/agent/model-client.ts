@@ -5,13 +5,9 @@
  * drop with the last event id by itself, which resumes the same provider call. Stop (the signal) asks
  * the server to end the turn; the stream then ends with `cancelled`. Never throws.
  */
-import { z } from "zod";
-import { type ModelClient, ModelEvent } from "../../../shared/agent/messages.ts";
+import { type ModelClient, type ModelEvent, TurnBatch } from "../../../shared/agent/messages.ts";
 import { appendSince } from "../../../shared/agent/prompt.ts";
 import type { Api } from "../transport.ts";
-
-/** What one message of a turn's subscription carries: the events published since the last one. */
-const TurnBatch = z.object({ events: z.array(ModelEvent).min(1) });
 
 export function pageModelClient(api: Api, threadId: string, known: number): ModelClient {
   let sent = known;

@@ -144,7 +144,16 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
       setStreaming("");
       const controller = new AbortController();
       stop.current = controller;
-      let view: ReturnType<typeof repainter> | undefined;
+      // What this request adds is shown as it comes, repainted at most every REPAINT_MS.
+      let shown: Entry[] = messages;
+      const added: Entry[] = [];
+      let text = "";
+      let step: string | undefined;
+      const repaint = repainter(() => {
+        setMessages([...shown, ...added]);
+        setStreaming(text);
+        setActive(step);
+      }, REPAINT_MS);
       try {
         let id = threadId;
         let history: AgentMessage[] = messages.map((entry) => entry.message);
@@ -152,18 +161,8 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
           id = (await api.agent.threads.create.mutate({})).id;
           setThreadId(id);
           history = [];
+          shown = [];
         }
-        // What this request adds is shown as it comes, repainted at most every REPAINT_MS.
-        const shown: Entry[] = history.length > 0 ? messages : [];
-        const added: Entry[] = [];
-        let text = "";
-        let step: string | undefined;
-        view = repainter(() => {
-          setMessages([...shown, ...added]);
-          setStreaming(text);
-          setActive(step);
-        }, REPAINT_MS);
-        const repaint = view;
         const outcome = await runAgent({
           model: pageModelClient(api, id, history.length),
           model_id: model,
@@ -214,7 +213,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
         await refreshThreads();
         if (outcome.status !== "final") setError(outcome.answer);
       } catch (err) {
-        view?.flush();
+        repaint.flush();
         setError(`The agent stopped: ${messageOf(err)}`);
       } finally {
         stop.current = undefined;
