@@ -70,6 +70,9 @@ export function createSandboxClient(options: SandboxOptions): SandboxClient {
 
 class BrowserSandbox implements SandboxClient {
   #worker: Promise<PageWorker> | undefined;
+  /** The started worker and the loaded setup, once known: a warm run starts without awaiting either. */
+  #started: PageWorker | undefined;
+  #ready: Setup | undefined;
   #current: Current | undefined;
   /** Cancel was pressed while the action was still starting (before its run reached the worker). */
   #cancelBeforeStart = false;
@@ -96,16 +99,24 @@ class BrowserSandbox implements SandboxClient {
       onDeath: (reason) => {
         if (this.#current) this.#current.death = reason;
         this.#worker = undefined;
+        this.#started = undefined;
       },
-    }).catch((err: unknown) => {
-      this.#worker = undefined;
-      throw err;
-    });
+    }).then(
+      (worker) => {
+        this.#started = worker;
+        return worker;
+      },
+      (err: unknown) => {
+        this.#worker = undefined;
+        throw err;
+      },
+    );
     return this.#worker;
   }
 
-  #config() {
-    this.#setup ??= Promise.all([
+  #config(): Promise<Setup> {
+    if (this.#setup) return this.#setup;
+    this.#setup = Promise.all([
       this.#api.catalog.get.query({ sessionId: this.sessionId }),
       this.#api.config.get.query(),
       this.#transport.overWebSocket(),
@@ -116,6 +127,12 @@ class BrowserSandbox implements SandboxClient {
       maxMessageBytes: config.maxMessageBytes,
       socket,
     }));
+    void this.#setup.then(
+      (setup) => {
+        this.#ready = setup;
+      },
+      () => {},
+    );
     return this.#setup;
   }
 
@@ -124,8 +141,11 @@ class BrowserSandbox implements SandboxClient {
     let opened: Promise<string> | undefined;
     this.#cancelBeforeStart = false;
     try {
-      const setup = await this.#config();
-      const worker = await this.#ensureWorker();
+      // Warm, both are known: the worker and the server hear of the action in this same task, before
+      // the page repaints for it (an await would let the repaint go first).
+      const setup = this.#ready ?? (await this.#config());
+      const live = this.#started;
+      const worker = live && !live.dead ? live : await this.#ensureWorker();
       // The server's run opens while the worker already runs the action (a warm start waits one round
       // trip less); the action's calls wait for it, and if it cannot open, the action is stopped.
       const runId = this.#api.run.start

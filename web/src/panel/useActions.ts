@@ -3,6 +3,7 @@
  * observation, and the history of past actions (restoring an entry brings back its code and result).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { Observation } from "../../../shared/protocol/worker.ts";
 import { appPersistence, type HistoryEntry, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
@@ -57,17 +58,31 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   /** History writes in the order the runs ended (each reads the list the one before it wrote). */
   const saving = useRef<Promise<unknown>>(Promise.resolve());
 
+  /** An action is running (the state below paints it; this guards a second Run before that paint). */
+  const runningRef = useRef(false);
+
   const run = useCallback(async () => {
-    if (running) return;
+    if (runningRef.current) return;
+    runningRef.current = true;
     const source = codeRef.current;
-    setRunning(true);
-    setNotice(undefined);
-    setObservation(undefined);
+    // The action leaves first: to the worker now, and its run to the server with the socket client's
+    // next send (a task later). "Running…" is painted in the task after that, so neither waits for it.
+    const pending = sandbox.run(source);
+    const busy = setTimeout(() => {
+      setRunning(true);
+      setNotice(undefined);
+      setObservation(undefined);
+    }, 0);
     let entry: HistoryEntry;
     try {
-      const result = await sandbox.run(source);
-      setObservation(result.observation);
-      if (result.notice) setNotice(result.notice);
+      const result = await pending;
+      clearTimeout(busy);
+      // The result is painted as soon as it is here, not in a later task.
+      flushSync(() => {
+        setObservation(result.observation);
+        setNotice(result.notice);
+        setRunning(false);
+      });
       entry = {
         id: crypto.randomUUID(),
         code: source,
@@ -77,7 +92,8 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
         observation: result.observation,
       };
     } finally {
-      // The result shows as soon as it is here; the history is written behind it (IndexedDB is slow).
+      clearTimeout(busy);
+      runningRef.current = false;
       setRunning(false);
     }
     const kept = entry;
@@ -85,7 +101,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
       .then(() => persistence.addHistory(kept))
       .then(setHistory, () => setHistory((past) => [kept, ...past]));
     await saving.current;
-  }, [running, sandbox, persistence]);
+  }, [sandbox, persistence]);
 
   const restore = useCallback(
     (entry: HistoryEntry) => {
