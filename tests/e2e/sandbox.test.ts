@@ -80,6 +80,45 @@ describe("actions in the page's Web Worker", () => {
     await unslow();
   });
 
+  it("shows the result of an action that made no calls while its run still opens; the next run opens once it ended", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    const rows = async () =>
+      (await app.server.app.store.sql("SELECT id, status, started_at, ended_at FROM runs").all()) as {
+        id: string;
+        status: string;
+        started_at: number;
+        ended_at: number | null;
+      }[];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const unhold = await holdRunStart(page, held);
+    const before = new Set((await rows()).map((row) => row.id));
+    const added = async () => (await rows()).filter((row) => !before.has(row.id));
+    await runAction(page, "export default 6 * 7;");
+    // Its run's start is still held: the result needed nothing of it.
+    expect(await finished(page)).toContain("42");
+    expect(await added()).toEqual([]);
+    // The next action (one that makes calls) is run before the first run has opened: its run opens
+    // only after the first one ended, so the server never holds both open at once.
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nconst { workflows: list } = await workflows.list({ limit: 1 });\nexport default list.length;`,
+    );
+    await unhold();
+    release();
+    const text = await finished(page);
+    expect(text).toContain("ok");
+    expect(text).not.toContain("could not start");
+    // Besides these two, the page's editor opened a run of its own when the page loaded (held too).
+    await expect.poll(async () => (await added()).filter((row) => row.status === "ended").length).toBe(2);
+    const [first, second] = (await added())
+      .filter((row) => row.status === "ended")
+      .sort((a, b) => a.started_at - b.started_at);
+    expect(first?.ended_at).not.toBeNull();
+    expect(second?.started_at).toBeGreaterThanOrEqual(first?.ended_at ?? Number.POSITIVE_INFINITY);
+  });
+
   it("refuses an undeclared import before running, naming the module", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -1,7 +1,8 @@
 /**
  * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
  * gets its own server run, opened while the worker already runs the action (its calls wait for the
- * run; a run that cannot open stops the action and says so). Its guest calls are routed here: `ui`
+ * run; a run that cannot open stops the action and says so; an action that made no calls shows its
+ * result without waiting for its run). Its guest calls are routed here: `ui`
  * calls to the page's `UiClient` when it has an editor to apply them to (after the server's gate),
  * everything else to the server (call-forwarding.ts: one `run.invoke` per call over the page's socket,
  * a streamed `run.invokeMany` per batch over the HTTP fallback), which is also the `ui` document
@@ -74,6 +75,8 @@ class BrowserSandbox implements SandboxClient {
   #started: PageWorker | undefined;
   #ready: Setup | undefined;
   #current: Current | undefined;
+  /** The last run's end, while it is on its way to the server. */
+  #ending: Promise<unknown> | undefined;
   /** Cancel was pressed while the action was still starting (before its run reached the worker). */
   #cancelBeforeStart = false;
   #setup: Promise<Setup> | undefined;
@@ -148,13 +151,20 @@ class BrowserSandbox implements SandboxClient {
       const worker = live && !live.dead ? live : await this.#ensureWorker();
       // The server's run opens while the worker already runs the action (a warm start waits one round
       // trip less); the action's calls wait for it, and if it cannot open, the action is stopped.
-      const runId = this.#api.run.start
-        .mutate({ sessionId: this.sessionId, editor: this.#ui !== undefined, threadId: options.threadId })
-        .then((answer: unknown) => {
-          const id = (answer as { runId?: unknown } | null)?.runId;
-          if (typeof id !== "string") throw new Error("the server sent a malformed answer");
-          return id;
+      const start = () =>
+        this.#api.run.start.mutate({
+          sessionId: this.sessionId,
+          editor: this.#ui !== undefined,
+          threadId: options.threadId,
         });
+      // A run opens once the one before it has ended on the server (a result can show before its run
+      // opened, so that end may still be on its way; a widget's cap on actions at once counts it till then).
+      const ending = this.#ending;
+      const runId = (ending ? ending.then(start, start) : start()).then((answer: unknown) => {
+        const id = (answer as { runId?: unknown } | null)?.runId;
+        if (typeof id !== "string") throw new Error("the server sent a malformed answer");
+        return id;
+      });
       opened = runId;
       const startFailure = runId.then(
         () => undefined,
@@ -184,6 +194,14 @@ class BrowserSandbox implements SandboxClient {
           },
           setup.timeoutMs + 5 * 60_000 + ANSWER_GRACE_MS,
         );
+        // An action that made no calls needed nothing of its run: its result shows now, while the run
+        // still opens (it ends once open, below). One that made calls waited for the run already.
+        if (!current.open && !current.cancelled && response.observation.calls.length === 0) {
+          void startFailure.then((failure) => {
+            if (failure) console.warn(`${failure} (the action made no calls; its result stands)`);
+          });
+          return { observation: response.observation };
+        }
         const failure = await startFailure;
         if (failure) return { observation: failed("capability_failed", failure, performance.now() - started) };
         if (current.cancelledBeforeOpen) return { observation: cancelledBeforeStart(performance.now() - started) };
@@ -218,15 +236,22 @@ class BrowserSandbox implements SandboxClient {
       };
     } finally {
       if (this.#current?.opened === opened) this.#current = undefined;
-      if (opened)
-        void opened.then(
-          (ended) =>
-            resend(
-              () => this.#api.run.end.mutate({ runId: ended }),
-              () => true,
-            ),
-          () => {},
-        );
+      if (opened) {
+        const ending = opened
+          .then(
+            (ended) =>
+              resend(
+                () => this.#api.run.end.mutate({ runId: ended }),
+                () => true,
+              ),
+            () => {},
+          )
+          .catch(() => {});
+        this.#ending = ending;
+        void ending.finally(() => {
+          if (this.#ending === ending) this.#ending = undefined;
+        });
+      }
     }
   }
 

@@ -68,16 +68,23 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     // The action leaves first: to the worker now, and its run to the server with the socket client's
     // next send (a task later). "Running…" is painted in the task after that, so neither waits for it.
     const pending = sandbox.run(source);
-    const busy = setTimeout(() => {
-      setRunning(true);
-      setNotice(undefined);
-      setObservation(undefined);
-    }, 0);
+    let busy: ReturnType<typeof setTimeout> | undefined;
+    const shown = new Promise<void>((resolve) => {
+      busy = setTimeout(() => {
+        flushSync(() => {
+          setRunning(true);
+          setNotice(undefined);
+          setObservation(undefined);
+        });
+        resolve();
+      }, 0);
+    });
     let entry: HistoryEntry;
     try {
       const result = await pending;
-      clearTimeout(busy);
-      // The result is painted as soon as it is here, not in a later task.
+      // The result is painted as soon as it is here (after "Running…", which the panel always shows
+      // first, so that `aria-busy` goes true and then false for every run), not in a later task.
+      await shown;
       flushSync(() => {
         setObservation(result.observation);
         setNotice(result.notice);
