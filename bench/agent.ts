@@ -23,6 +23,7 @@ import { buildWebIfStale } from "../server-bridge/build.ts";
 import { configFromEnv } from "../server-bridge/config.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { startFakeOpenAI } from "../tests/support/fake-models.ts";
+import { action } from "./page-action.ts";
 
 const ROUNDS = 15;
 const K1 = 2;
@@ -50,7 +51,7 @@ function cpuFloor(cpuMs: number): string[] {
   ];
 }
 
-/** Times `go()` in the page: until the region's aria-busy goes true and then false again. */
+/** Times `go()` in the page: from the region's aria-busy going true until it goes false again. */
 async function timed(page: Page, regionName: string, go: () => Promise<void>): Promise<number> {
   const region = await page.getByRole("region", { name: regionName }).elementHandle();
   const measuring = page.evaluate(
@@ -104,14 +105,10 @@ async function request(page: Page, steps: number): Promise<number> {
   return timed(page, "Conversation", () => box.press("Enter"));
 }
 
+/** The same action from the Action editor, timed in the page from the Run click to the shown result. */
 async function actionAlone(page: Page): Promise<number> {
   await page.getByRole("tab", { name: "Action" }).click();
-  const editor = page.getByRole("textbox", { name: "Action" });
-  await editor.click();
-  await page.keyboard.press("ControlOrMeta+a");
-  await page.keyboard.press("Delete");
-  await page.keyboard.insertText(ACTION);
-  return timed(page, "Result", () => page.getByRole("button", { name: "Run", exact: true }).click());
+  return (await action(page, ACTION)).wallMs;
 }
 
 /**
