@@ -58,33 +58,25 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   /** History writes in the order the runs ended (each reads the list the one before it wrote). */
   const saving = useRef<Promise<unknown>>(Promise.resolve());
 
-  /** An action is running (the state below paints it; this guards a second Run before that paint). */
+  /** An action is running (guards a second Run at once, before React has re-rendered `run`). */
   const runningRef = useRef(false);
 
   const run = useCallback(async () => {
     if (runningRef.current) return;
     runningRef.current = true;
     const source = codeRef.current;
-    // The action leaves first: to the worker now, and its run to the server with the socket client's
-    // next send (a task later). "Running…" is painted in the task after that, so neither waits for it.
+    // The action leaves for the worker first, then "Running…" is painted (at once, so that the last
+    // result is gone when the click returns): the worker runs the action while the page paints.
     const pending = sandbox.run(source);
-    let busy: ReturnType<typeof setTimeout> | undefined;
-    const shown = new Promise<void>((resolve) => {
-      busy = setTimeout(() => {
-        flushSync(() => {
-          setRunning(true);
-          setNotice(undefined);
-          setObservation(undefined);
-        });
-        resolve();
-      }, 0);
+    flushSync(() => {
+      setRunning(true);
+      setNotice(undefined);
+      setObservation(undefined);
     });
     let entry: HistoryEntry;
     try {
       const result = await pending;
-      // The result is painted as soon as it is here (after "Running…", which the panel always shows
-      // first, so that `aria-busy` goes true and then false for every run), not in a later task.
-      await shown;
+      // The result is painted as soon as it is here, not in a later task.
       flushSync(() => {
         setObservation(result.observation);
         setNotice(result.notice);
@@ -99,7 +91,6 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
         observation: result.observation,
       };
     } finally {
-      clearTimeout(busy);
       runningRef.current = false;
       setRunning(false);
     }
