@@ -221,6 +221,22 @@ export default "deleted";`,
       .getByRole("region", { name: "Inspector" })
       .getByRole("textbox", { name: /^content/ })
       .fill("ran by hand");
+    // A node once shown on the canvas is never hidden again while job events redraw it (React Flow
+    // hides a node it has no size for, until it measures it again: the size must be kept).
+    await page.evaluate(() => {
+      const seen = new WeakSet<Element>();
+      const state = { rehidden: 0 };
+      (window as unknown as { canvasNodes: typeof state }).canvasNodes = state;
+      const check = (el: Element) => {
+        if (!(el instanceof HTMLElement) || !el.classList.contains("react-flow__node")) return;
+        if (el.style.visibility !== "hidden") seen.add(el);
+        else if (seen.has(el)) state.rehidden++;
+      };
+      new MutationObserver((records) => {
+        for (const record of records) check(record.target as Element);
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["style"] });
+      for (const el of document.querySelectorAll(".react-flow__node")) check(el);
+    });
     await page.getByRole("button", { name: "Run workflow" }).click();
     const confirm = page.getByRole("group", { name: "Confirm the run" });
     await confirm.waitFor();
@@ -249,6 +265,11 @@ export default "deleted";`,
     await expect
       .poll(async () => await server.app.store.sql("SELECT status FROM jobs ORDER BY created_at DESC LIMIT 1").get())
       .toEqual({ status: "cancelled" });
+    expect(await page.evaluate(() => (window as unknown as { canvasNodes: { rehidden: number } }).canvasNodes)).toEqual(
+      {
+        rehidden: 0,
+      },
+    );
     expect(app.problems).toEqual([]);
   });
 

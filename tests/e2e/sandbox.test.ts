@@ -105,9 +105,9 @@ describe("actions in the page's Web Worker", () => {
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nconst { workflows: list } = await workflows.list({ limit: 1 });\nexport default list.length;`,
     );
-    await unhold();
     release();
     const text = await finished(page);
+    await unhold();
     expect(text).toContain("ok");
     expect(text).not.toContain("could not start");
     // Besides these two, the page's editor opened a run of its own when the page loaded (held too).

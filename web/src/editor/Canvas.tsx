@@ -54,11 +54,14 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
     (g: Graph, previous: WorkflowFlowNode[] = []): WorkflowFlowNode[] =>
       g.nodes.map((n) => {
         const run = job?.nodes[n.id] ?? (job && LIVE.has(job.status) ? { status: "queued" as const } : undefined);
+        const before = previous.find((p) => p.id === n.id);
         return {
           id: n.id,
           type: "workflow",
           position: n.position,
-          selected: previous.find((p) => p.id === n.id)?.selected ?? false,
+          selected: before?.selected ?? false,
+          // React Flow hides a node it has no size for until it measures it again: keep the size.
+          ...(before?.measured ? { measured: before.measured } : {}),
           data: {
             type: n.type,
             title: n.title,
