@@ -2,12 +2,12 @@
  * Runs actions in the page: one Web Worker with the QuickJS host, one action at a time. Each action
  * gets its own server run, opened while the worker already runs the action (its calls wait for the
  * run; a run that cannot open stops the action and says so; an action that made no calls shows its
- * result without waiting for its run). Its guest calls are routed here: `ui`
- * calls to the page's `UiClient` when it has an editor to apply them to (after the server's gate),
- * everything else to the server (call-forwarding.ts: one `run.invoke` per call over the page's socket,
- * a streamed `run.invokeMany` per batch over the HTTP fallback), which is also the `ui` document
- * fallback when there is none. A killed or crashed worker is replaced and the action ends with a clear
- * error; the panel stays usable.
+ * result without waiting for its run). Its guest calls are routed here: `ui` calls to the page's
+ * `UiClient` when it has an editor to apply them to (after the server's gate), everything else to the
+ * server (call-forwarding.ts: one `run.invoke` per call over the page's socket, a streamed
+ * `run.invokeMany` per batch over the HTTP fallback), which is also the `ui` document fallback when
+ * there is none. A killed or crashed worker is replaced and the action ends with a clear error; the
+ * panel stays usable.
  */
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
@@ -72,8 +72,8 @@ export function createSandboxClient(options: SandboxOptions): SandboxClient {
 class BrowserSandbox implements SandboxClient {
   #worker: Promise<PageWorker> | undefined;
   /** The started worker and the loaded setup, once known: a warm run starts without awaiting either. */
-  #started: PageWorker | undefined;
-  #ready: Setup | undefined;
+  #knownWorker: PageWorker | undefined;
+  #knownSetup: Setup | undefined;
   #current: Current | undefined;
   /** The last run's end, while it is on its way to the server. */
   #ending: Promise<unknown> | undefined;
@@ -102,11 +102,11 @@ class BrowserSandbox implements SandboxClient {
       onDeath: (reason) => {
         if (this.#current) this.#current.death = reason;
         this.#worker = undefined;
-        this.#started = undefined;
+        this.#knownWorker = undefined;
       },
     }).then(
       (worker) => {
-        this.#started = worker;
+        this.#knownWorker = worker;
         return worker;
       },
       (err: unknown) => {
@@ -123,19 +123,16 @@ class BrowserSandbox implements SandboxClient {
       this.#api.catalog.get.query({ sessionId: this.sessionId }),
       this.#api.config.get.query(),
       this.#transport.overWebSocket(),
-    ]).then(([catalog, config, socket]) => ({
-      modules: catalog.modules.map((m) => m.name),
-      packs: catalog.packInfo as PackInfo[],
-      timeoutMs: config.actionTimeoutMs,
-      maxMessageBytes: config.maxMessageBytes,
-      socket,
-    }));
-    void this.#setup.then(
-      (setup) => {
-        this.#ready = setup;
-      },
-      () => {},
-    );
+    ]).then(([catalog, config, socket]) => {
+      this.#knownSetup = {
+        modules: catalog.modules.map((m) => m.name),
+        packs: catalog.packInfo as PackInfo[],
+        timeoutMs: config.actionTimeoutMs,
+        maxMessageBytes: config.maxMessageBytes,
+        socket,
+      };
+      return this.#knownSetup;
+    });
     return this.#setup;
   }
 
@@ -146,8 +143,8 @@ class BrowserSandbox implements SandboxClient {
     try {
       // Warm, both are known: the worker and the server hear of the action in this same task, before
       // the page repaints for it (an await would let the repaint go first).
-      const setup = this.#ready ?? (await this.#config());
-      const live = this.#started;
+      const setup = this.#knownSetup ?? (await this.#config());
+      const live = this.#knownWorker;
       const worker = live && !live.dead ? live : await this.#ensureWorker();
       // The server's run opens while the worker already runs the action (a warm start waits one round
       // trip less); the action's calls wait for it, and if it cannot open, the action is stopped.
