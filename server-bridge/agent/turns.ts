@@ -42,8 +42,9 @@ interface Turn {
 
 /** How long a finished turn's events stay joinable (a socket that reconnects late). */
 const KEEP_MS = 2 * 60_000;
-/** Events one turn may buffer (text deltas are coalesced past it). */
+/** Events one turn buffers one by one; past it, text is published in chunks of at least OVERFLOW_CHARS. */
 const MAX_EVENTS = 20_000;
+const OVERFLOW_CHARS = 4096;
 
 export class AgentTurns {
   readonly #turns = new Map<string, Turn>();
@@ -108,12 +109,24 @@ export class AgentTurns {
 
   async #run(turn: Turn, ask: TurnAsk): Promise<void> {
     let sequence = 0;
-    const publish = (event: ModelEvent) => {
-      const last = turn.events[turn.events.length - 1];
-      if (turn.events.length >= MAX_EVENTS && event.type === "text" && last?.event.type === "text") {
-        last.event = { type: "text", delta: last.event.delta + event.delta };
-      } else turn.events.push({ id: String(++sequence), event });
+    // A published event is never changed (a joiner may have it already): past MAX_EVENTS, text waits
+    // here until there is enough of it, or another event or the turn's end comes.
+    let overflow = "";
+    const push = (event: ModelEvent) => {
+      turn.events.push({ id: String(++sequence), event });
       for (const wake of turn.wake) wake();
+    };
+    const flushOverflow = () => {
+      if (overflow) push({ type: "text", delta: overflow });
+      overflow = "";
+    };
+    const publish = (event: ModelEvent) => {
+      if (event.type !== "text" || turn.events.length < MAX_EVENTS) {
+        flushOverflow();
+        return push(event);
+      }
+      overflow += event.delta;
+      if (overflow.length >= OVERFLOW_CHARS) flushOverflow();
     };
     // Text goes out as it comes. The turn's tool calls and usage are of use only with its end, so they
     // go out with it, once its message is stored: a page that reads the thread when it sees the end
@@ -131,6 +144,7 @@ export class AgentTurns {
       await this.#steps(turn, ask, emit, () => failed);
     } finally {
       for (const event of held) publish(event);
+      flushOverflow();
     }
   }
 

@@ -151,6 +151,30 @@ describe("the agent on the server", () => {
     expect(messages[1]?.usage).toEqual({ input_tokens: 5, output_tokens: 8 });
   });
 
+  it("streams every character of an answer longer than a turn buffers one delta at a time, also to a joiner that resumes", async () => {
+    // 25,000 deltas: past the 20,000 a turn keeps one by one, text is published in larger chunks.
+    const words = Array.from({ length: 25_000 }, (_, i) => `w${i} `).join("");
+    await using fake = await startFakeOpenAI({
+      script: [{ text: words, textChunks: 25_000, usage: { input_tokens: 5, output_tokens: 900 } }],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const cookie = await server.login();
+    await using reader = socketClient(server, { cookie });
+    const { id: threadId } = await reader.api.agent.threads.create.mutate({});
+    const ask = { threadId, requestId: "turn_long", append: [user("talk")] };
+    const whole = await turn(reader, ask);
+    expect(text(whole)).toBe(words);
+    expect(whole.at(-1)?.event).toEqual({ type: "done", stop: "end" });
+    // A joiner that saw the turn up to a batch in the overflow gets exactly the rest.
+    const cut = whole.findIndex(({ event }) => event.type === "text" && event.delta.length > 100);
+    expect(cut).toBeGreaterThan(0);
+    await using late = socketClient(server, { cookie });
+    const rest = await turn(late, { ...ask, lastEventId: whole[cut]?.id ?? "" });
+    const upToCut = whole.filter(({ id }) => Number(id) <= Number(whole[cut]?.id));
+    expect(text(upToCut) + text(rest)).toBe(words);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("keeps the thread intact when the provider fails, and goes on with the next request", async () => {
     await using fake = await startFakeOpenAI({
       script: [

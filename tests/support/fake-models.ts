@@ -20,6 +20,8 @@ import { type FakeWire, isRecord, type TurnPlan } from "./fake-wire.ts";
 
 export interface ScriptedTurn {
   text?: string; // streamed in a few chunks
+  /** Stream the text in this many chunks instead (a long answer of many small deltas). */
+  textChunks?: number;
   tool_calls?: { id?: string; name: string; arguments: string }[]; // arguments text as the model writes it (may be invalid JSON)
   usage?: { input_tokens: number; output_tokens: number };
   /** Answer this status instead of a stream (e.g. 429 with {"retry-after": "1"}, 500, 401). */
@@ -162,7 +164,7 @@ async function startFake(wire: FakeWire, options: FakeServerOptions): Promise<Fa
 function planTurn(turn: ScriptedTurn, body: Record<string, unknown>, wire: FakeWire, nextId: () => string): TurnPlan {
   const text = turn.text ?? "";
   const cut = turn.cutAfterChars !== undefined;
-  const textChunks = split(cut ? text.slice(0, turn.cutAfterChars) : text, 4);
+  const textChunks = split(cut ? text.slice(0, turn.cutAfterChars) : text, turn.textChunks ?? 4);
   const toolCalls = cut
     ? []
     : (turn.tool_calls ?? []).map((call) => ({
