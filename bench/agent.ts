@@ -14,7 +14,7 @@
  *
  *   node --import tsx bench/agent.ts
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -23,6 +23,7 @@ import { buildWebIfStale } from "../server-bridge/build.ts";
 import { configFromEnv } from "../server-bridge/config.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { startFakeOpenAI } from "../tests/support/fake-models.ts";
+import { cpuSecondsOf, hasProc } from "./cpu.ts";
 import { action } from "./page-action.ts";
 
 const ROUNDS = 15;
@@ -76,25 +77,10 @@ async function timed(page: Page, regionName: string, go: () => Promise<void>): P
 
 /**
  * CPU seconds used so far by this process (the server, the scripted provider and the harness) and by
- * every Chromium process, from /proc (undefined where there is none): what the steps cost the machine.
+ * every Chromium process (undefined without /proc): what the steps cost the machine.
  */
 function machineCpuSeconds(): number | undefined {
-  if (!existsSync("/proc/self/stat")) return undefined;
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const own = Number(entry) === process.pid;
-      if (!own && !readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("chrom")) continue;
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / tick;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
+  return hasProc ? cpuSecondsOf(["chrom"], [process.pid]) : undefined;
 }
 
 async function request(page: Page, steps: number): Promise<number> {

@@ -9,12 +9,13 @@
  *   DATABASE_URL=postgres://... node --import tsx bench/scale.ts [calls] [clients]
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
 import pg from "pg";
 import type { AppRouter } from "../server-bridge/trpc/router.ts";
+import { cpuSeconds, cpuSecondsOf } from "./cpu.ts";
 
 const CALLS = Number(process.argv[2] ?? 8000);
 const CLIENTS = Number(process.argv[3] ?? 16);
@@ -22,32 +23,10 @@ const MAX_MS = 60_000;
 const TOKEN = "bench-scale-token-0123456789abcdef";
 const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
 const ROOT = new URL("..", import.meta.url).pathname;
-const TICKS_PER_SECOND = 100;
 const databaseUrl = process.env.DATABASE_URL;
 
-/** user + system CPU seconds of one process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
-
 /** CPU seconds of every process named `postgres` (the server and its backends) that is alive now. */
-function postgresSeconds(): number {
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuSeconds(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
-}
+const postgresSeconds = () => cpuSecondsOf(["postgres"]);
 
 async function startServer(dataDir: string, url: string | undefined): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "tests/engine/child-server.ts"], {
