@@ -90,6 +90,53 @@ describe("the agent in the panel", () => {
     }
   });
 
+  it("renders the model's Markdown, and nothing it writes as HTML, a script link or an image runs or loads", async () => {
+    const answer = [
+      "Made **Demo** for you.",
+      "",
+      "- first item",
+      "- second item",
+      "",
+      "| name | nodes |",
+      "| --- | --- |",
+      "| Demo | 0 |",
+      "",
+      "```js",
+      "export default 1;",
+      "```",
+      "",
+      'Raw <img src="/x.png" onerror="window.__injected = 1"> stays text.',
+      "[the docs](https://example.com/docs) [a trap](javascript:window.__injected=2) ![pixel](http://127.0.0.1:9/leak?d=secret)",
+    ].join("\n");
+    await using fake = await startFakeOpenAI({ script: [{ text: answer }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "make Demo");
+    const log = conversation(page);
+    await log.locator("strong", { hasText: "Demo" }).waitFor();
+    expect(await log.getByRole("listitem").allTextContents()).toEqual(["first item", "second item"]);
+    expect(await log.getByRole("cell", { name: "0", exact: true }).count()).toBe(1);
+    expect(await log.locator("pre code").first().textContent()).toContain("export default 1;");
+    const docs = log.getByRole("link", { name: "the docs" });
+    expect(await docs.getAttribute("href")).toBe("https://example.com/docs");
+    expect(await docs.getAttribute("target")).toBe("_blank");
+    expect(await docs.getAttribute("rel")).toContain("noopener");
+    expect(await log.getByRole("link", { name: "a trap" }).count()).toBe(0);
+    expect(await log.getByText("a trap").count()).toBe(1);
+    // The image is a link the person may open; nothing was fetched for it, and no <img> was made.
+    expect(await log.getByRole("link", { name: "image: pixel" }).getAttribute("href")).toBe(
+      "http://127.0.0.1:9/leak?d=secret",
+    );
+    expect(await log.locator("img").count()).toBe(0);
+    expect(await log.textContent()).toContain('Raw <img src="/x.png" onerror="window.__injected = 1"> stays text.');
+    expect(requested.filter((url) => url.includes("leak") || url.endsWith("/x.png"))).toEqual([]);
+    expect(await page.evaluate(() => (window as { __injected?: unknown }).__injected)).toBeUndefined();
+    expect(app.problems).toEqual([]);
+  });
+
   it("shows a subtask's steps while it works, and counts its tokens in the conversation that started it", async () => {
     const SUBTASK = `import { agents } from "@nodetool-ai/sandbox-nodetool/agents";
 export default (await agents.run({ task: "make Child", steps: 2 })).answer;`;

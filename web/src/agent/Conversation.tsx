@@ -5,12 +5,13 @@
  * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
  * steps show their image. With no provider configured it says exactly what to set.
  */
-import { type FormEvent, Fragment, type KeyboardEvent, memo, useRef, useState } from "react";
+import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
+import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { StepCard } from "./StepCard.tsx";
 import { type Entry, useAgent } from "./useAgent.ts";
 
@@ -25,6 +26,10 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
   const scroller = useRef<HTMLElement>(null);
+  // The Markdown renderer loads with the conversation, before the model's first words arrive.
+  useEffect(() => {
+    void loadMarkdown();
+  }, []);
 
   if (agent.state.status === "loading") return <p className="status">Loading the agent…</p>;
   if (agent.state.status === "unconfigured") {
@@ -130,7 +135,11 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
             <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
           ) : null}
           <Messages entries={agent.messages} active={agent.active} />
-          {agent.streaming ? <p className="assistant streaming">{agent.streaming}</p> : null}
+          {agent.streaming ? (
+            <div className="assistant streaming">
+              <Markdown text={agent.streaming} />
+            </div>
+          ) : null}
           {agent.running && !agent.streaming && !agent.active ? <p className="status">Thinking…</p> : null}
           {agent.admission ? (
             <fieldset className="admission" aria-label="High-risk action">
@@ -249,7 +258,7 @@ const MessageEntry = memo(
       case "assistant":
         return (
           <div className="assistant">
-            {message.text ? <p>{message.text}</p> : null}
+            {message.text ? <Markdown text={message.text} /> : null}
             {message.tool_calls.map((call, i) => (
               <Step key={call.id} call={call} result={results[i]} running={running[i] ?? false} />
             ))}
