@@ -5,8 +5,10 @@
  * the configured providers (the same turns and stored threads the page uses), each action runs in a
  * Node sandbox as one run of a local session (the gate as for `action`: no `--mode` is the headless
  * gate, reads only; `--mode default` asks on the terminal when it is one), and each view_image is
- * resolved here. The conversation streams to stdout as it happens, the final answer last; prompts and
- * progress go to stderr. Exit 0 on a final answer, 1 otherwise, 2 for a usage error.
+ * resolved here. The conversation streams as it happens, the final answer last: on a terminal the
+ * model's text streams to stdout (the final answer is not printed twice); when stdout is a pipe it
+ * carries the final answer only, and the model's text streams to stderr with the steps, the prompts
+ * and the progress. Exit 0 on a final answer, 1 otherwise, 2 for a usage error.
  */
 import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
 import type { ContentPart } from "../../shared/agent/messages.ts";
@@ -31,6 +33,7 @@ export const AGENT_USAGE =
 
 interface Writable {
   write(text: string): unknown;
+  isTTY?: boolean;
 }
 
 export interface AgentCommandDeps {
@@ -102,6 +105,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   const history = (await app.agent.threads.messages(LOCAL_USER, thread.id)).map((m) => m.message);
   const library = defaultLibrary();
   const signal = deps.signal ?? new AbortController().signal;
+  const printer = new TerminalPrinter(stdout, stderr);
   const outcome = await runAgent({
     model: threadModelClient(app.agent, LOCAL_USER, thread.id, { model: args.model, known: history.length }),
     history,
@@ -136,54 +140,98 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
         return [];
       });
     },
-    onEvent: (event) => print(event, stdout, stderr),
+    onEvent: (event) => printer.print(event),
   });
   const trailing = trailingResults(outcome.added);
   if (trailing.length > 0) await app.agent.threads.append(thread.id, await resolveImages(app, LOCAL_USER, trailing));
-  stdout.write(outcome.status === "final" ? `\n${outcome.answer.trim()}\n` : `\n${outcome.answer}\n`);
-  stderr.write(
-    `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}\n`,
+  printer.finish(outcome.status === "final" ? outcome.answer.trim() : outcome.answer);
+  printer.line(
+    `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}`,
   );
   return outcome.status === "final" ? 0 : 1;
 }
 
-/** The conversation as it streams: the model's text on stdout, each step's action and outcome on stderr. */
-function print(event: AgentEvent, stdout: Writable, stderr: Writable): void {
-  switch (event.type) {
-    case "text":
-      stdout.write(event.delta);
-      return;
-    case "step_started": {
-      const input = event.input;
-      if (input && "code" in input) {
-        stderr.write(`\n▶ execute_code: ${input.title ?? input.description}\n${indent(input.code)}\n`);
-      } else if (input) stderr.write(`\n▶ view_image: ${input.image_id.slice(0, 80)}\n`);
-      return;
-    }
-    case "message": {
-      const message = event.message;
-      if (message.role !== "tool") return;
-      const observation = message.observation;
-      if (observation) {
-        const calls = observation.calls.map((c) => `${c.capability}${c.ok ? "" : " (failed)"}`).join(", ");
-        const outcome = observation.ok
-          ? `ok: ${clip(JSON.stringify(observation.result ?? null))}`
-          : `${observation.error?.code}: ${observation.error?.message}`;
-        stderr.write(`  ${outcome}${calls ? `\n  calls: ${calls}` : ""}\n`);
-      } else if (message.is_error) {
-        const text = message.content.find((part) => part.type === "text");
-        stderr.write(`  ${text?.type === "text" ? clip(text.text) : "tool error"}\n`);
+/**
+ * The conversation as it streams: the model's text on stdout when it is a terminal (else on stderr),
+ * each step's action and outcome on stderr, each of them starting on a line of its own (both streams
+ * share one terminal).
+ */
+class TerminalPrinter {
+  readonly #text: Writable;
+  /** Per place written to: streams that are both terminals are one (the same screen). */
+  readonly #midLine = new Set<unknown>();
+  /** The model's text since the last step: the final answer, once the loop ends on one. */
+  #sinceStep = "";
+
+  constructor(
+    private readonly stdout: Writable,
+    private readonly stderr: Writable,
+  ) {
+    this.#text = stdout.isTTY ? stdout : stderr;
+  }
+
+  print(event: AgentEvent): void {
+    switch (event.type) {
+      case "text":
+        this.#write(this.#text, event.delta);
+        this.#sinceStep += event.delta;
+        return;
+      case "step_started": {
+        const input = event.input;
+        if (input && "code" in input) {
+          this.line(`▶ execute_code: ${input.title ?? input.description}\n${indent(input.code)}`);
+        } else if (input) this.line(`▶ view_image: ${input.image_id.slice(0, 80)}`);
+        return;
       }
-      return;
-    }
-    case "usage":
-      return;
-    default: {
-      const never: never = event;
-      throw new Error(`unknown agent event ${JSON.stringify(never)}`);
+      case "message": {
+        const message = event.message;
+        if (message.role !== "tool") return;
+        this.#sinceStep = "";
+        const observation = message.observation;
+        if (observation) {
+          const calls = observation.calls.map((c) => `${c.capability}${c.ok ? "" : " (failed)"}`).join(", ");
+          const outcome = observation.ok
+            ? `ok: ${clip(JSON.stringify(observation.result ?? null))}`
+            : `${observation.error?.code}: ${observation.error?.message}`;
+          this.line(`  ${outcome}${calls ? `\n  calls: ${calls}` : ""}`);
+        } else if (message.is_error) {
+          const text = message.content.find((part) => part.type === "text");
+          this.line(`  ${text?.type === "text" ? clip(text.text) : "tool error"}`);
+        }
+        return;
+      }
+      case "usage":
+        return;
+      default: {
+        const never: never = event;
+        throw new Error(`unknown agent event ${JSON.stringify(never)}`);
+      }
     }
   }
+
+  /** The final answer (or why there is none) on stdout, last; a terminal that just showed it streaming gets it once. */
+  finish(answer: string): void {
+    const shown = this.#text === this.stdout && this.#sinceStep.trim() === answer.trim();
+    if (!shown) {
+      if (this.#text === this.stdout) this.#write(this.stdout, "\n");
+      this.#write(this.stdout, `${answer}\n`);
+    } else if (this.#midLine.has(place(this.stdout))) this.#write(this.stdout, "\n");
+  }
+
+  /** A line on stderr, on a line of its own. */
+  line(text: string): void {
+    this.#write(this.stderr, `${this.#midLine.has(place(this.stderr)) ? "\n" : ""}${text}\n`);
+  }
+
+  #write(to: Writable, text: string): void {
+    if (!text) return;
+    to.write(text);
+    if (text.endsWith("\n")) this.#midLine.delete(place(to));
+    else this.#midLine.add(place(to));
+  }
 }
+
+const place = (stream: Writable): unknown => (stream.isTTY ? "terminal" : stream);
 
 function indent(code: string): string {
   return code

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { agentCommand } from "../../server-bridge/cli/agent.ts";
 import type { AgentConfig } from "../../server-bridge/config.ts";
 import { type ModelEvent, TurnBatch } from "../../shared/agent/messages.ts";
 import { storeEnv } from "../support/database.ts";
@@ -104,8 +105,9 @@ describe("the agent on the server", () => {
       child.stderr.on("data", (chunk) => (stderr += chunk));
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       expect(code, stderr).toBe(0);
-      expect(stdout.trim().split("\n").at(-1)).toBe("Done: there is now a workflow called Demo.");
-      expect(stderr).toContain("▶ execute_code: make Demo");
+      // stdout is a pipe here: it carries the final answer only; the model's text streams to stderr.
+      expect(stdout.trim()).toBe("Done: there is now a workflow called Demo.");
+      expect(stderr).toContain("I'll make it.\n▶ execute_code: make Demo");
       expect(stderr).toContain('ok: "Demo"');
       // The model's second turn was sent the observation of the first turn's action.
       const second = JSON.stringify(fake.requests[1]);
@@ -122,6 +124,26 @@ describe("the agent on the server", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("on a terminal, streams the model's text to stdout, starts each step on its own line, and shows the final answer once", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ text: "Looking.", tool_calls: [{ name: "execute_code", arguments: "{not json" }] }, { text: "All done." }],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    // One screen, as stdout and stderr share a terminal.
+    const screen: string[] = [];
+    const terminal = { isTTY: true, write: (text: string) => screen.push(text) };
+    const code = await agentCommand(["say", "hi"], {
+      app: server.app,
+      sandbox: server.app.sandbox,
+      stdout: terminal,
+      stderr: terminal,
+    });
+    expect(code).toBe(0);
+    const shown = screen.join("");
+    expect(shown).toMatch(/^Looking\.\n {2}invalid_tool_arguments: [^\n]+\nAll done\.\n\[final\] 1 step\(s\)/);
+    expect(shown.split("All done.")).toHaveLength(2);
   });
 
   it("resumes a turn over a new socket after a drop, from its last event id, without calling the provider twice", async () => {
