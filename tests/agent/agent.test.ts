@@ -128,7 +128,10 @@ describe("the agent on the server", () => {
 
   it("on a terminal, streams the model's text to stdout, starts each step on its own line, and shows the final answer once", async () => {
     await using fake = await startFakeOpenAI({
-      script: [{ text: "Looking.", tool_calls: [{ name: "execute_code", arguments: "{not json" }] }, { text: "All done." }],
+      script: [
+        { text: "Looking.", tool_calls: [{ name: "execute_code", arguments: "{not json" }] },
+        { text: "All done." },
+      ],
     });
     await using server = await startTestServer({ agent: agentConfig(fake) });
     // One screen, as stdout and stderr share a terminal.
