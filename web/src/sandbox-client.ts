@@ -173,10 +173,8 @@ class BrowserSandbox implements SandboxClient {
       const settled = new SettleBatcher((results) => worker.settle({ type: "settle", run_id: localId, results }));
       const current: Current = { localId, opened: runId, open: false, worker, cancelled: false, settled, setup };
       this.#current = current;
-      void startFailure.then(() => {
-        current.open = true;
-      });
       void startFailure.then((failure) => {
+        current.open = true;
         if (failure && this.#current === current) this.#stop(current);
       });
       try {
