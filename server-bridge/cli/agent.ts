@@ -212,10 +212,8 @@ class TerminalPrinter {
   /** The final answer (or why there is none) on stdout, last; a terminal that just showed it streaming gets it once. */
   finish(answer: string): void {
     const shown = this.#text === this.stdout && this.#sinceStep.trim() === answer.trim();
-    if (!shown) {
-      if (this.#text === this.stdout) this.#write(this.stdout, "\n");
-      this.#write(this.stdout, `${answer}\n`);
-    } else if (this.#midLine.has(place(this.stdout))) this.#write(this.stdout, "\n");
+    if (this.#midLine.has(place(this.stdout))) this.#write(this.stdout, "\n");
+    if (!shown) this.#write(this.stdout, `${answer}\n`);
   }
 
   /** A line on stderr, on a line of its own. */
