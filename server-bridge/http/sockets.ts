@@ -158,7 +158,7 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
           if (entry.caller === undefined) ws.close(4401, "not authenticated in time");
         }, AUTH_DEADLINE_MS);
       }
-      boundSendBuffer(ws, app.config.maxBodyBytes * 4, () =>
+      guardSends(ws, socket, app.config.maxBodyBytes * 4, () =>
         app.log("warn", "closed a socket whose reader fell behind", { userId: entry.caller?.user }),
       );
       ws.once("close", () => {
@@ -207,17 +207,30 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
 }
 
 /**
- * Closes a socket whose unsent data passes `limit` bytes (a reader that stopped reading), instead of
- * buffering without bound. tRPC's adapter writes with `send`; this wraps that one method of our own
- * socket object, the only place every outgoing frame passes.
+ * Every outgoing frame passes here (tRPC's adapter writes with `send`; this wraps that one method of our
+ * own socket object), for two things:
+ * - a socket whose unsent data passes `limit` bytes (a reader that stopped reading) is closed instead of
+ *   buffering without bound;
+ * - frames sent in one turn (the answers to a batch of calls) leave in one write: the socket is corked at
+ *   the turn's first frame and uncorked once its callbacks and promises have run (`nextTick`, so a lone
+ *   answer is not delayed to the next event-loop phase). Each is still its own frame.
  */
-function boundSendBuffer(ws: WebSocket, limit: number, onOverflow: () => void): void {
+function guardSends(ws: WebSocket, socket: Duplex, limit: number, onOverflow: () => void): void {
   const send = ws.send.bind(ws) as (data: unknown, ...rest: unknown[]) => void;
+  let corked = false;
   ws.send = ((data: unknown, ...rest: unknown[]) => {
     if (ws.bufferedAmount > limit) {
       onOverflow();
       ws.terminate();
       return;
+    }
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        corked = false;
+        socket.uncork();
+      });
     }
     send(data, ...rest);
   }) as WebSocket["send"];
