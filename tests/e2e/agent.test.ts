@@ -256,6 +256,42 @@ export default (await workflows.create({ name: "Child" })).name;`;
     expect(Math.abs((await offset(request)) - before)).toBeLessThan(4);
   });
 
+  it("shows a long conversation's newest messages, the earlier ones on request, and its buttons inside the panel", async () => {
+    const steps = Array.from({ length: 55 }, (_, i) => ({ tool_calls: [action(`export default ${i};`)] }));
+    await using fake = await startFakeOpenAI({ script: [...steps, { text: "Fifty-five steps done." }] });
+    await using app = await openApp({ agent: agent(fake, { stepCap: 60 }) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await send(page, "take fifty-five steps");
+    await conversation(page).getByText("Fifty-five steps done.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    // 57 messages (the request, 55 steps, the answer): the newest 50 are on the page.
+    const check = async () => {
+      const earlier = conversation(page).getByRole("button", { name: /Show earlier messages/ });
+      expect(await earlier.textContent()).toContain("7 more");
+      expect(await conversation(page).getByRole("article").count()).toBe(49);
+      expect(await conversation(page).getByText("take fifty-five steps").count()).toBe(0);
+      await earlier.focus();
+      await page.keyboard.press("Enter");
+      await conversation(page).getByText("take fifty-five steps").waitFor();
+      expect(await conversation(page).getByRole("article").count()).toBe(55);
+      expect(await earlier.count()).toBe(0);
+    };
+    await check();
+    // The thread's buttons wrap inside the panel instead of running past its edge.
+    const region = await conversation(page).boundingBox();
+    for (const name of ["New conversation", "Rename", "Delete"]) {
+      const box = await page.getByRole("button", { name, exact: true }).boundingBox();
+      expect(box && region && box.x + box.width <= region.x + region.width + 1, name).toBe(true);
+    }
+    // A reload opens the thread at its newest messages again.
+    await page.reload();
+    await conversation(page).getByText("Fifty-five steps done.").waitFor();
+    await check();
+    expect(app.problems).toEqual([]);
+  });
+
   it("stops mid-action with Stop, and the next request runs", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ tool_calls: [action("while (true) {}")] }, { text: "After the stop." }],

@@ -11,6 +11,7 @@ import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
+import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { StepCard } from "./StepCard.tsx";
 import { type Entry, useAgent } from "./useAgent.ts";
@@ -26,6 +27,9 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<string | undefined>();
   const scroller = useRef<HTMLElement>(null);
+  // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the
+  // person sends or asks for earlier ones, else the newest page of the thread on screen.
+  const [logWindow, setLogWindow] = useState<{ threadId: string | undefined; hidden: number }>();
   // The Markdown renderer loads with the conversation, before the model's first words arrive.
   useEffect(() => {
     void loadMarkdown();
@@ -48,6 +52,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
     const text = draft.trim();
     if (!text || agent.running) return;
     setDraft("");
+    setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
     // A person who sends is back at the newest message, from where the section keeps it in view.
     const section = scroller.current;
     if (section) {
@@ -56,6 +61,8 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
     }
     void agent.send(text);
   };
+  const hidden = logWindow && logWindow.threadId === agent.threadId ? logWindow.hidden : defaultHidden(agent.messages);
+  const first = firstShown(agent.messages, hidden);
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
   };
@@ -134,7 +141,16 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
           {agent.messages.length === 0 && !agent.running ? (
             <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
           ) : null}
-          <Messages entries={agent.messages} active={agent.active} />
+          {hidden > 0 ? (
+            <button
+              type="button"
+              className="earlier"
+              onClick={() => setLogWindow({ threadId: agent.threadId, hidden: Math.max(0, hidden - LOG_PAGE) })}
+            >
+              Show earlier messages ({hidden} more)
+            </button>
+          ) : null}
+          <Messages entries={agent.messages} from={first} active={agent.active} />
           {agent.streaming ? (
             <div className="assistant streaming">
               <Markdown text={agent.streaming} />
@@ -210,18 +226,21 @@ function markReading(section: HTMLElement) {
 
 type ToolResult = Extract<AgentMessage, { role: "tool" }>;
 
-function Messages({ entries, active }: { entries: readonly Entry[]; active: string | undefined }) {
+/** The conversation from `entries[from]` on (log-window.ts); keys stay the entries' own positions. */
+function Messages({ entries, from, active }: { entries: readonly Entry[]; from: number; active: string | undefined }) {
+  const shown = entries.slice(from);
   const results = new Map<string, ToolResult>();
-  for (const { message } of entries) if (message.role === "tool") results.set(message.tool_call_id, message);
+  for (const { message } of shown) if (message.role === "tool") results.set(message.tool_call_id, message);
   return (
     <>
-      {entries.map((entry, i) => {
+      {shown.map((entry, offset) => {
+        const i = from + offset;
         const { message } = entry;
         if (message.role === "tool") return null;
         const steps = message.role === "assistant" ? message.tool_calls : [];
         return (
           <MessageEntry
-            // biome-ignore lint/suspicious/noArrayIndexKey: messages are positional
+            // Messages are positional: a key is the message's place in the whole thread.
             key={i}
             entry={entry}
             results={steps.map((call) => results.get(call.id))}
