@@ -88,6 +88,45 @@ describe("the editor, as a person uses it", () => {
     expect(await page.locator(".react-flow__edge").count()).toBe(0);
   });
 
+  it("keeps the palette's top match for Enter while the pointer rests over its list; a moving pointer picks a row", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Resting pointer");
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    if (!canvas) throw new Error("no canvas");
+    // The palette opens at the pointer, so its rows come and go under it as the person types.
+    const at = { x: canvas.x + 120, y: canvas.y + 140 };
+    await page.mouse.dblclick(at.x, at.y);
+    await page.keyboard.type("resize");
+    await page.keyboard.press("Enter");
+    await node(page, "image_resize").waitFor();
+    // Ctrl+K opens it at the canvas's top centre: the pointer rests where its rows will be.
+    await focusCanvas(page);
+    const list = page.getByRole("listbox", { name: "Node types" });
+    await page.keyboard.press("Control+k");
+    const rows = await list.boundingBox();
+    await page.keyboard.press("Escape");
+    if (!rows) throw new Error("no palette");
+    await page.mouse.move(rows.x + 30, rows.y + rows.height / 2);
+    await page.keyboard.press("Control+k");
+    // The whole query at once (a paste): the list changes from every type to the matches under the pointer.
+    await page.getByRole("combobox", { name: "Search node types" }).fill("text length");
+    await page.keyboard.press("Enter");
+    await node(page, "text_length").waitFor();
+    expect(await page.locator(".react-flow__node").count()).toBe(2);
+
+    // A pointer that moves over a row makes it the one Enter takes.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("number");
+    const second = list.getByRole("option").nth(1);
+    const box = await second.boundingBox();
+    if (!box) throw new Error("no second row");
+    await page.mouse.move(box.x + 10, box.y + box.height / 2, { steps: 4 });
+    expect(await second.getAttribute("aria-selected")).toBe("true");
+  });
+
   it("copies, pastes and duplicates the selection with the keyboard; deletes it; undo brings it back", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -4,7 +4,7 @@
  * `Add node`; opened by dropping a dragged connection on empty canvas, it lists only the types that
  * fit the other end.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type MouseEvent as ReactMouseEvent, useEffect, useMemo, useRef, useState } from "react";
 import { searchNodeTypes } from "../../../shared/graph/catalog-search.ts";
 import { NODE_TYPES, type NodeType } from "../../../shared/graph/node-types.ts";
 
@@ -27,6 +27,11 @@ export function Palette({ at, only, onPick, onClose }: PaletteProps) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  // A row follows the pointer only when the pointer moves, never because the list changed under a
+  // resting pointer (the typed search keeps its top match for Enter).
+  const followPointer = (event: ReactMouseEvent, i: number) => {
+    if (event.movementX !== 0 || event.movementY !== 0) setActive(i);
+  };
   useEffect(() => input.current?.focus(), []);
 
   const choices = useMemo<PaletteChoice[]>(() => {
@@ -89,7 +94,7 @@ export function Palette({ at, only, onPick, onClose }: PaletteProps) {
             title={choice.type.description}
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => onPick(choice)}
-            onMouseEnter={() => setActive(i)}
+            onMouseMove={(event) => followPointer(event, i)}
           >
             {choice.type.title} <small>{choice.type.id}</small>
           </div>
