@@ -231,7 +231,7 @@ async function route(
     return;
   }
   if (url.pathname === "/" && url.searchParams.has("token")) {
-    await handleLogin(app, res, url);
+    await handleLogin(app, req, res, url);
     return;
   }
   await servePage(app, req, res, url);

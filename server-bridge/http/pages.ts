@@ -34,13 +34,28 @@ export const TYPES: Record<string, string> = {
   ".ico": "image/x-icon",
 };
 
-export async function handleLogin(app: AppServices, res: ServerResponse, url: URL): Promise<void> {
+/** Why a sign-in link was refused, as the page's signed-out view names it (`/?signin=<reason>`). */
+export type SigninRefusal = "invalid" | "api_only";
+
+export async function handleLogin(
+  app: AppServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const token = url.searchParams.get("token") ?? "";
   const found = await app.credentials.identify(token);
   if (found?.scope !== "admin") {
     // An API or MCP token is a script's: it never becomes a person who could answer approvals.
+    const reason: SigninRefusal = found === undefined ? "invalid" : "api_only";
+    if (req.headers["sec-fetch-mode"] === "navigate") {
+      // A person opened the link: the page says why, and the token leaves the address bar and history.
+      res.writeHead(303, { ...BASE_HEADERS, Location: `/?signin=${reason}`, "Cache-Control": "no-store" });
+      res.end();
+      return;
+    }
     const message =
-      found === undefined
+      reason === "invalid"
         ? "That token is not valid. Use the URL `npm start` printed."
         : "This token opens the API only; it cannot sign a browser in. Use the admin token (the URL `npm start` printed).";
     refuse(res, 401, "unauthorized", message);

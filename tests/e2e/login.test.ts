@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import { startTestServer, tempDir } from "../support/server.ts";
 import { launchChromium, openApp, WEB_DIR } from "./browser.ts";
 
@@ -14,6 +15,19 @@ describe("signing in from the browser", () => {
       expect(response?.headers()["content-security-policy"]).toContain("'wasm-unsafe-eval'");
       await page.getByText("You are not signed in").waitFor();
       expect(await page.getByText("npm start").first().isVisible()).toBe(true);
+
+      // A wrong token: the same page, saying why, and the token gone from the address.
+      await page.goto(`${server.url}/?token=not-the-token`);
+      await page.getByRole("alert").filter({ hasText: "token is not valid" }).waitFor();
+      await page.getByText("You are not signed in").waitFor();
+      expect(new URL(page.url()).search).toBe("");
+      // An API token opens the API only: said so, and not signed in.
+      const admin = await server.app.credentials.identify(server.token);
+      const apiToken = (await new ApiTokens(server.app.store).add(admin?.user ?? "", "ci")).token;
+      await page.goto(`${server.url}/?token=${encodeURIComponent(apiToken)}`);
+      await page.getByRole("alert").filter({ hasText: "API token for scripts" }).waitFor();
+      expect(page.url()).not.toContain(apiToken);
+      expect((await context.cookies()).find((c) => c.name === "nt_login")).toBeUndefined();
 
       await page.goto(`${server.url}/?token=${server.token}`);
       expect(new URL(page.url()).search).toBe("");

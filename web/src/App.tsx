@@ -16,6 +16,22 @@ import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
 import { appPersistence } from "./persist.ts";
 import { useSession } from "./useSession.ts";
 
+/** Why the sign-in link this page came from was refused: the server redirects to `/?signin=<reason>`. */
+const SIGNIN_REFUSALS: Record<string, string> = {
+  invalid: "That sign-in link's token is not valid (a token from another data directory, or mistyped).",
+  api_only: "That token is an API token for scripts: it cannot sign a browser in. Use the admin token's address.",
+};
+
+/** Read once as the page loads, and dropped from the address so a reload does not show it again. */
+const signinRefusal = ((): string | undefined => {
+  const url = new URL(window.location.href);
+  const reason = url.searchParams.get("signin");
+  if (reason === null) return undefined;
+  url.searchParams.delete("signin");
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  return reason in SIGNIN_REFUSALS ? reason : undefined;
+})();
+
 export function App() {
   const events = useRef<((event: SessionEvent) => void) | undefined>(undefined);
   const { state, error, clearError, respond, setMode, revoke } = useSession(api, appPersistence, (event) =>
@@ -30,6 +46,7 @@ export function App() {
     return (
       <main className="signed-out">
         <h1>nodetool sandbox</h1>
+        {signinRefusal ? <p role="alert">{SIGNIN_REFUSALS[signinRefusal]}</p> : null}
         <p>
           You are not signed in. Open the address that <code>npm start</code> printed in its terminal (it ends in{" "}
           <code>/?token=…</code>). The token is also in <code>$DATA_DIR/token</code> (by default{" "}
