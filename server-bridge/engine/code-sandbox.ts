@@ -10,8 +10,8 @@
  * (`timeout`, `memory_limit`, `import_refused`, `cancelled`, ...), never as throws of host errors.
  */
 import { failure } from "../../shared/protocol/errors.ts";
-import { fromWire } from "../../shared/protocol/values.ts";
-import type { LimitOverrides, Observation } from "../../shared/protocol/worker.ts";
+import type { LimitOverrides } from "../../shared/protocol/worker.ts";
+import type { ExecutedAction } from "../../shared/sandbox/executor.ts";
 import type { CallRouter } from "../calls/router.ts";
 import type { NodeExecutor } from "../sandbox/host.ts";
 import type { PoolRunOptions } from "../sandbox/pool.ts";
@@ -56,7 +56,7 @@ export class CodeSandbox {
     const action = codeAction(call.code, codeInputJson(call.input));
     if (!action.ok) throw new NodeError(action.message, action.code);
     if (call.signal.aborted) throw new NodeError("Stopped before the code ran.", "cancelled");
-    const { observation } = await this.#sandbox.run(action.source, {
+    const answer = await this.#sandbox.run(action.source, {
       user,
       mounted: [],
       packs: [],
@@ -64,7 +64,7 @@ export class CodeSandbox {
       limits: limitsFor(call.timeoutMs),
       signal: call.signal,
     });
-    return outputOf(observation, { lines: action.lines, timeoutMs: call.timeoutMs });
+    return outputOf(answer, { lines: action.lines, timeoutMs: call.timeoutMs });
   }
 }
 
@@ -82,7 +82,7 @@ function limitsFor(timeoutMs: number): LimitOverrides {
 
 /** The function's return value as a workflow value, or the observation's error as a NodeError. */
 function outputOf(
-  observation: Observation,
+  { observation, value }: ExecutedAction,
   at: { lines: { first: number; last: number }; timeoutMs: number },
 ): unknown {
   const tooLarge = new NodeError(
@@ -91,12 +91,9 @@ function outputOf(
   );
   if (observation.ok) {
     if (observation.truncated) throw tooLarge;
-    try {
-      // Wire form (escaped $-keys, markers) -> a workflow value (host values: AssetRef, Uint8Array).
-      return fromWire(observation.result ?? null, "output");
-    } catch {
-      throw new NodeError("The function's return value could not be read as JSON.", "action_failed");
-    }
+    // Decoded where the sandbox answered (host values: AssetRef, Uint8Array); the observation's own
+    // result is the readable form, which is never decoded again.
+    return value ?? null;
   }
   const error = observation.error ?? { code: "action_failed" as const, message: "The code failed." };
   switch (error.code) {

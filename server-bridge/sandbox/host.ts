@@ -24,7 +24,12 @@ import {
   WORKER_API_NAMES,
 } from "../../shared/protocol/worker.ts";
 import { connectRemote, exposeAllowlisted, nodeEndpoint, type RemoteChannel } from "../../shared/sandbox/channel.ts";
-import { type DisposableExecutor, type ExecutedAction, failedObservation } from "../../shared/sandbox/executor.ts";
+import {
+  type DisposableExecutor,
+  type ExecutedAction,
+  failedObservation,
+  readObservation,
+} from "../../shared/sandbox/executor.ts";
 import { startWatchdog, type Watchdog } from "../../shared/sandbox/watchdog.ts";
 import type { CallRouter } from "../calls/router.ts";
 import { buildNodeWorker } from "./build.ts";
@@ -286,7 +291,7 @@ export class NodeSandboxHost implements NodeExecutor {
         { timeoutMs: bound },
       );
       const response = RunResponse.parse(raw);
-      return { observation: response.observation, timings: response.timings };
+      return { ...readObservation(response.observation), timings: response.timings };
     } catch (err) {
       if (slot.overrun) {
         return failed(

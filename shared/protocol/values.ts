@@ -15,6 +15,9 @@
  * The guest has its own copy of this encoder in `worker/guest/values.js` (it runs inside QuickJS);
  * both obey the tests in tests/sandbox/values.test.ts.
  *
+ * What a reader sees (the observation an executor answers: the CLI, MCP, the agent, the page) is
+ * `toReadable`: the same values with keys as written, never decoded again.
+ *
  * A value is decoded once where it enters (a host's router, the server's call router, a stored row)
  * and stays decoded (`Uint8Array`, `AssetRef`) until it leaves; what is kept as text (job rows,
  * workflow graphs, approval requests) is the same wire form (`toJsonText` / `fromJsonText`), so data
@@ -53,10 +56,27 @@ export function isValueEncodingError(err: unknown): err is ValueEncodingError {
 
 /** Host value -> wire (JSON-safe). Throws `ValueEncodingError` for anything outside the encoding. */
 export function toWire(value: unknown, path = "value"): unknown {
-  return encode(value, path, new Set(), 0);
+  return encode(value, { path, keyOf: escapeKey }, new Set(), 0);
 }
 
-function encode(value: unknown, path: string, seen: Set<object>, depth: number): unknown {
+/**
+ * Host value -> the plain JSON a reader sees (a person, a model, an MCP client): keys exactly as the
+ * action wrote them (`$ref` stays `$ref`), bytes as `{"$bytes": "<base64>"}`, an asset as
+ * `{"$asset": "<id>"}`. Not a wire: nothing decodes it, so data that looks like a marker is never
+ * revived from it (that is what the escaped wire form is for).
+ */
+export function toReadable(value: unknown, path = "value"): unknown {
+  return encode(value, { path, keyOf: (key) => key }, new Set(), 0);
+}
+
+interface EncodeAt {
+  path: string;
+  /** How a plain object's key is written: escaped on a wire, as it is for a reader. */
+  keyOf: (key: string) => string;
+}
+
+function encode(value: unknown, at: EncodeAt, seen: Set<object>, depth: number): unknown {
+  const { path } = at;
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -83,7 +103,8 @@ function encode(value: unknown, path: string, seen: Set<object>, depth: number):
   if (seen.has(obj)) throw new ValueEncodingError(path, "a cycle (it contains itself)");
   seen.add(obj);
   try {
-    if (Array.isArray(obj)) return obj.map((item, i) => encode(item, `${path}[${i}]`, seen, depth + 1));
+    if (Array.isArray(obj))
+      return obj.map((item, i) => encode(item, { ...at, path: `${path}[${i}]` }, seen, depth + 1));
     const proto = Object.getPrototypeOf(obj);
     if (proto !== null && proto !== Object.prototype) {
       throw new ValueEncodingError(path, `a ${obj.constructor?.name ?? "non-plain"} object`);
@@ -91,7 +112,7 @@ function encode(value: unknown, path: string, seen: Set<object>, depth: number):
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(obj)) {
       if (item === undefined) continue;
-      define(out, escapeKey(key), encode(item, `${path}.${key}`, seen, depth + 1));
+      define(out, at.keyOf(key), encode(item, { ...at, path: `${path}.${key}` }, seen, depth + 1));
     }
     return out;
   } finally {

@@ -54,7 +54,7 @@ export function actionContract(options: ContractOptions): string {
   const packs = options.packs.map((p) => `  ${packSpecifier(p.name)}  ${p.description}`).join("\n") || "  (none)";
   return `Write one JavaScript action (an ES module) for a QuickJS sandbox. Plain computation is local; all else is a capability you import.
 
-Result: the value of \`export default\` (top-level await works), or of a top-level \`return value;\` instead (not both); none: null. JSON, Uint8Array or assets only (functions, symbols, BigInt, cycles are refused); at most ${MAX_RESULT_CHARS / KIB} KiB of JSON, else result_too_large.
+Result: the value of \`export default\` (top-level await works), or of a top-level \`return value;\` instead (not both); none: null. JSON, Uint8Array (read back as {$bytes: base64}) or assets ({$asset: id}); no functions, symbols, BigInt, cycles; at most ${MAX_RESULT_CHARS / KIB} KiB of JSON, else result_too_large.
 
 Imports: only these capability modules
 ${modules}
@@ -73,5 +73,5 @@ Globals: ECMAScript's own and exactly these: console.log/info/warn/error (captur
 
 Limits: ${seconds} s of run time (approval waits not counted), ${WASM_MAX_BYTES / MIB} MiB of memory (the sandbox's own included), a bounded stack, ${ACTION_LIMITS.maxCalls} capability calls, ${ACTION_LIMITS.maxLogChars / KIB} KiB of logs. No network, timers or files beyond capabilities.
 
-You get back {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to size with a visible marker if too large.`;
+You get back {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to fit with a visible marker.`;
 }

@@ -85,11 +85,20 @@ export default { picture: saved.asset };`,
     const box = await img.boundingBox();
     expect(Math.round(((box?.width ?? 0) - 2) / ((box?.height ?? 1) - 2))).toBe(2);
 
+    // $-keys show as the action wrote them (the wire's escaping never reaches the page's Result).
+    await runAction(page, `export default { "$ref": "#/a", "$$x": 1 };`);
+    await finished(page);
+    const shown = (await result(page).textContent()) ?? "";
+    expect(shown).toContain('"$ref"');
+    expect(shown).toContain('"$$x"');
+    expect(shown).not.toContain("$$ref");
+    expect(shown).not.toContain("$$$x");
+
     await openTab(page, "History");
     const history = page.getByRole("region", { name: "History" });
-    expect(await history.getByRole("listitem").count()).toBe(3);
+    expect(await history.getByRole("listitem").count()).toBe(4);
     // The oldest entry: its code and its table come back in the Action tab.
-    await history.getByRole("listitem").nth(2).getByRole("button").click();
+    await history.getByRole("listitem").nth(3).getByRole("button").click();
     expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("grace");
     expect(await result(page).getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);

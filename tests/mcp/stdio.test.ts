@@ -50,6 +50,32 @@ describe("MCP over stdio (auto mode)", () => {
     }
   });
 
+  it("answers the result as the action exported it: $-keys as written (a JSON Schema stays one), bytes and assets as JSON", async () => {
+    const { result, observation } = await mcp.run(
+      `import { assets } from "@nodetool-ai/sandbox-nodetool/assets";
+       const saved = await assets.save({ name: "a.bin", content: new Uint8Array([9]) });
+       const hit = (await searchTools("create workflow")).find((h) => h.name === "create_workflow");
+       export default { "$ref": "#/a", "$$x": 1, bytes: new Uint8Array([1, 2, 3]), asset: saved.asset,
+         id: saved.asset.id, schema: hit.output_schema };`,
+    );
+    const shown = observation.result as Record<string, unknown>;
+    expect(shown).toEqual({
+      $ref: "#/a",
+      $$x: 1,
+      bytes: { $bytes: "AQID" },
+      asset: { $asset: shown.id },
+      id: expect.stringMatching(/^ast_/),
+      schema: expect.objectContaining({
+        $schema: expect.any(String),
+        $ref: "#/$defs/Workflow",
+        $defs: expect.any(Object),
+      }),
+    });
+    expect(JSON.stringify(shown.schema)).not.toContain("$$");
+    // The text content and structuredContent say the same.
+    expect(result.structuredContent).toEqual(observation);
+  });
+
   it("refuses an undeclared import before running, naming the module", async () => {
     const { result, observation } = await mcp.run(
       `import { secrets } from "@nodetool-ai/sandbox-nodetool/secrets"; export default await secrets.read();`,

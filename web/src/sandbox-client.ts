@@ -11,7 +11,7 @@
  */
 import type { FailurePayload } from "../../shared/protocol/errors.ts";
 import type { CallBatch, Observation, PackInfo, WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
-import type { ActionExecutor } from "../../shared/sandbox/executor.ts";
+import { type ActionExecutor, type ExecutedAction, readObservation } from "../../shared/sandbox/executor.ts";
 import { endedWhileWaiting, failedCall, invokeEach, invokeMany, notOpened, pageFailure } from "./call-forwarding.ts";
 import { resend } from "./resend.ts";
 import { SettleBatcher } from "./settle-batcher.ts";
@@ -25,9 +25,13 @@ export interface PageRunOptions {
   threadId?: string | undefined;
 }
 
-export interface SandboxClient
-  extends ActionExecutor<PageRunOptions | undefined, { observation: Observation; notice?: string }> {
-  run(action: string, options?: PageRunOptions): Promise<{ observation: Observation; notice?: string }>;
+/** A page run's answer: the readable observation, its result as host values, and a notice. */
+export interface PageRun extends ExecutedAction {
+  notice?: string;
+}
+
+export interface SandboxClient extends ActionExecutor<PageRunOptions | undefined, PageRun> {
+  run(action: string, options?: PageRunOptions): Promise<PageRun>;
   cancel(): void;
 }
 
@@ -136,7 +140,7 @@ class BrowserSandbox implements SandboxClient {
     return this.#setup;
   }
 
-  async run(code: string, options: PageRunOptions = {}): Promise<{ observation: Observation; notice?: string }> {
+  async run(code: string, options: PageRunOptions = {}): Promise<PageRun> {
     const started = performance.now();
     let opened: Promise<string> | undefined;
     this.#cancelBeforeStart = false;
@@ -195,12 +199,12 @@ class BrowserSandbox implements SandboxClient {
           void startFailure.then((failure) => {
             if (failure) console.warn(`${failure} (the action made no calls; its result stands)`);
           });
-          return { observation: response.observation };
+          return readObservation(response.observation);
         }
         const failure = await startFailure;
         if (failure) return { observation: failed("capability_failed", failure, performance.now() - started) };
         if (current.cancelledBeforeOpen) return { observation: cancelledBeforeStart(performance.now() - started) };
-        return { observation: response.observation };
+        return readObservation(response.observation);
       } catch (err) {
         const failure = await startFailure;
         if (failure) return { observation: failed("capability_failed", failure, performance.now() - started) };

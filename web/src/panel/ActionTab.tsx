@@ -39,7 +39,12 @@ export function ActionTab({ actions }: { actions: Actions }) {
         <span className="hint">Ctrl/Cmd+Enter runs the action</span>
       </div>
       <TypeCheck check={check} />
-      <ResultView observation={actions.observation} running={actions.running} notice={actions.notice} />
+      <ResultView
+        observation={actions.observation}
+        value={actions.value}
+        running={actions.running}
+        notice={actions.notice}
+      />
     </div>
   );
 }

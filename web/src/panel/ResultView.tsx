@@ -2,27 +2,19 @@
  * The `Result` region: the observation of the last action (result, logs, calls with timings, error with
  * position). The result shows as ValueView does: tables, a collapsible tree, images.
  */
-import { fromWire } from "../../../shared/protocol/values.ts";
 import type { Observation } from "../../../shared/protocol/worker.ts";
 import { Revealed } from "../reveal-view.tsx";
 import { ValueView } from "./ValueView.tsx";
 
 export interface ResultViewProps {
   observation: Observation | undefined;
+  /** The result as host values (its assets shown as assets); else the observation's readable result. */
+  value?: unknown;
   running: boolean;
   notice?: string | undefined;
 }
 
-/** The observation's result arrives in the boundary encoding: decoded once, here, for display. */
-function decoded(value: unknown): unknown {
-  try {
-    return fromWire(value, "result");
-  } catch {
-    return value;
-  }
-}
-
-export function ResultView({ observation, running, notice }: ResultViewProps) {
+export function ResultView({ observation, value, running, notice }: ResultViewProps) {
   return (
     <section className="result" aria-label="Result" aria-live="polite" aria-busy={running}>
       <h2>Result</h2>
@@ -47,7 +39,9 @@ export function ResultView({ observation, running, notice }: ResultViewProps) {
               : <Revealed text={observation.error.message} />
             </div>
           ) : null}
-          {"result" in observation && observation.ok ? <ValueView value={decoded(observation.result)} /> : null}
+          {"result" in observation && observation.ok ? (
+            <ValueView value={value !== undefined ? value : observation.result} />
+          ) : null}
           {observation.logs.length > 0 ? (
             <>
               <h3>Logs</h3>

@@ -20,6 +20,8 @@ export interface Actions {
   code: string | undefined;
   running: boolean;
   observation: Observation | undefined;
+  /** The last run's result as host values (assets, bytes), when it was whole; not kept in the history. */
+  value: unknown;
   notice: string | undefined;
   history: HistoryEntry[];
   /** The code now in the editor (what the next run or type check takes). */
@@ -35,6 +37,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   const [code, setCode] = useState<string | undefined>();
   const [running, setRunning] = useState(false);
   const [observation, setObservation] = useState<Observation | undefined>();
+  const [value, setValue] = useState<unknown>();
   const [notice, setNotice] = useState<string | undefined>();
   const [history, setHistory] = useState<HistoryEntry[]>([]);
   const codeRef = useRef("");
@@ -72,6 +75,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
       setRunning(true);
       setNotice(undefined);
       setObservation(undefined);
+      setValue(undefined);
     });
     let entry: HistoryEntry;
     try {
@@ -79,6 +83,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
       // The result is painted as soon as it is here, not in a later task.
       flushSync(() => {
         setObservation(result.observation);
+        setValue(result.value);
         setNotice(result.notice);
         setRunning(false);
       });
@@ -106,6 +111,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
       codeRef.current = entry.code;
       setCode(entry.code);
       setObservation(entry.observation);
+      setValue(undefined);
       setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
       void persistence.saveDraft(entry.code);
     },
@@ -123,6 +129,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     code,
     running,
     observation,
+    value,
     notice,
     history,
     current,
