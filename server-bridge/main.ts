@@ -1,23 +1,50 @@
 /**
  * The CLI entry: `start` (serve the app, the API and MCP at /mcp), `mcp` (MCP over stdio for the local
  * user), `action <file|->` (run one action against the local store, observation as JSON on stdout),
+ * `agent "<request>"` (the agent in the terminal, on the local store),
  * `user add <name>` (a further user's tokens), `token add|list|revoke` (API tokens for scripts),
- * `widget add|list|revoke` (embeddable widgets and their mint keys).
+ * `widget add|list|revoke` (embeddable widgets and their mint keys). `--help` / `-h` after any of them
+ * (or alone) prints its usage on stdout and exits 0, opening nothing.
  * Subcommands print nothing but their own output on stdout.
  */
 import { createServices, startApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
-import { tokenCommand, userCommand } from "./cli/accounts.ts";
-import { actionCommand, terminalApprover } from "./cli/action.ts";
-import { agentCommand } from "./cli/agent.ts";
-import { widgetCommand } from "./cli/widgets.ts";
+import { TOKEN_USAGE, tokenCommand, USER_USAGE, userCommand } from "./cli/accounts.ts";
+import { ACTION_HELP, actionCommand, terminalApprover } from "./cli/action.ts";
+import { AGENT_USAGE, agentCommand } from "./cli/agent.ts";
+import { WIDGET_USAGE, widgetCommand } from "./cli/widgets.ts";
 import { configFromEnv } from "./config.ts";
-import { mcpStdioCommand } from "./mcp/stdio.ts";
+import { MCP_USAGE, mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
 
+const COMMANDS =
+  'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke';
+
+/** What `--help` / `-h` prints after each command (on stdout, exit 0), before anything is opened. */
+const HELP = new Map<string, string>([
+  ["start", "usage: npm start\n\nServes the app, the API and MCP at /mcp on $HOST:$PORT, with the store in $DATA_DIR."],
+  ["mcp", MCP_USAGE],
+  ["action", ACTION_HELP],
+  ["agent", AGENT_USAGE],
+  ["user", USER_USAGE],
+  ["token", TOKEN_USAGE],
+  ["widget", WIDGET_USAGE],
+]);
+
+const asksForHelp = (args: readonly string[]) => args.some((arg) => arg === "--help" || arg === "-h");
+
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
+  const help = asksForHelp([command])
+    ? `usage: node --import tsx server-bridge/main.ts <command> [--help]\n${COMMANDS}`
+    : asksForHelp(rest)
+      ? HELP.get(command)
+      : undefined;
+  if (help !== undefined) {
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   switch (command) {
     case "start": {
       const config = configFromEnv();
@@ -49,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
           },
           // The process's one pool (AppServices.sandbox), disposed with the services below.
           sandbox: () => (app as AppServices).sandbox,
+          actionTimeoutMs: () => (app as AppServices).config.actionTimeoutMs,
         });
       } finally {
         if (app) {
@@ -101,9 +129,7 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     default:
-      process.stderr.write(
-        `unknown command "${command}". Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke\n`,
-      );
+      process.stderr.write(`unknown command "${command}". ${COMMANDS}\n`);
       return 2;
   }
 }

@@ -64,6 +64,23 @@ export function providerMessages(stored: readonly AgentMessage[]): AgentMessage[
   });
 }
 
+/** A view_image call's answer as the model reads it: its text and its pixels (PNG or JPEG), and whether it failed. */
+export async function imageForModel(
+  app: AppServices,
+  userId: string,
+  input: ViewImageInput,
+): Promise<{ content: ContentPart[]; is_error: boolean }> {
+  const shown = await viewImage(app, userId, input);
+  const content = shown.content.flatMap((item): ContentPart[] => {
+    if (item.type === "text") return [{ type: "text", text: item.text }];
+    if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
+      return [{ type: "image", media_type: item.mimeType, data: item.data }];
+    }
+    return [];
+  });
+  return { content, is_error: shown.isError === true };
+}
+
 /** Resolves the view_image requests of messages about to be stored into pixels (or a coded error text). */
 export async function resolveImages(
   app: AppServices,
@@ -83,14 +100,9 @@ export async function resolveImages(
         content.push(part);
         continue;
       }
-      const shown = await viewImage(app, userId, part.request);
-      if (shown.isError) failed = true;
-      for (const item of shown.content) {
-        if (item.type === "text") content.push({ type: "text", text: item.text });
-        else if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
-          content.push({ type: "image", media_type: item.mimeType, data: item.data });
-        }
-      }
+      const shown = await imageForModel(app, userId, part.request);
+      if (shown.is_error) failed = true;
+      content.push(...shown.content);
     }
     out.push(failed ? { ...message, content, is_error: true } : { ...message, content });
   }

@@ -10,17 +10,17 @@
  * started it (the parent run's thread).
  */
 import { type AgentStatus, runAgent } from "../../shared/agent/loop.ts";
-import type { ContentPart, TokenUsage } from "../../shared/agent/messages.ts";
+import type { TokenUsage } from "../../shared/agent/messages.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
 import type { CallContext } from "../../shared/gate/invoke.ts";
 import { failedObservation } from "../../shared/sandbox/executor.ts";
 import type { AppServices } from "../app-services.ts";
 import type { ServerRun } from "../capabilities/define.ts";
-import { viewImage } from "../mcp/view-image.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
 import { NodeSandboxHost } from "../sandbox/host.ts";
 import type { ModelRegistry } from "./models.ts";
+import { imageForModel } from "./request.ts";
 import { threadModelClient } from "./services.ts";
 
 export interface SubtaskArgs {
@@ -111,16 +111,7 @@ async function subtask(
           await app.runs.end(userId, live.id, "ended");
         }
       },
-      async viewImage(input) {
-        const shown = await viewImage(app, userId, input);
-        return shown.content.flatMap((item): ContentPart[] => {
-          if (item.type === "text") return [{ type: "text", text: item.text }];
-          if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
-            return [{ type: "image", media_type: item.mimeType, data: item.data }];
-          }
-          return [];
-        });
-      },
+      viewImage: (input) => imageForModel(app, userId, input),
     });
     progress({ status: outcome.status });
     return {

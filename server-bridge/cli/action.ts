@@ -44,6 +44,11 @@ export interface ActionCommandDeps {
   stderr?: Writable;
   /** The sandbox to run in, read once the run is made (not disposed here); default: a one-worker pool for this command. */
   sandbox?: () => NodeExecutor<PoolRunOptions>;
+  /**
+   * The configured deadline of one action (`config.actionTimeoutMs`, as MCP's execute_code uses), read
+   * once the run is made; `--timeout-ms` overrides it. Default: the sandbox's own.
+   */
+  actionTimeoutMs?: () => number;
   library?: LibraryDispatcher;
   /** The terminal prompt used for `--mode default` on a TTY (replaceable in tests). */
   terminalApprover?: () => Approver;
@@ -72,7 +77,8 @@ its observation as JSON on stdout: exit 0 when it is ok, 1 when not, 2 for a usa
   --mode plan       reads run; everything else is blocked
   (no --mode)       reads run; every call that needs approval is denied (permission_denied): there is
                     no one to ask
-  --timeout-ms N    the action's wall-time deadline (time waiting for an approval not counted)
+  --timeout-ms N    the action's wall-time deadline (time waiting for an approval not counted);
+                    default ACTION_TIMEOUT_MS, else 30000
   --modules a,b     mount only these capability modules (default: all)
   --packs a,b       allow only these library packs (default: all)
   --help            this text`;
@@ -160,6 +166,7 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
   });
   const mounted = (handle.mounted ?? MODULE_NAMES).filter((m) => !args.modules || args.modules.includes(m));
   const sandbox = deps.sandbox?.() ?? new SandboxPool({ workers: 1 });
+  const timeoutMs = args.timeoutMs ?? deps.actionTimeoutMs?.();
   try {
     const { observation } = await runSandboxedAction(sandbox, {
       action,
@@ -167,7 +174,7 @@ export async function actionCommand(argv: readonly string[], deps: ActionCommand
       mounted,
       packs,
       library,
-      limits: args.timeoutMs ? { timeout_ms: args.timeoutMs } : undefined,
+      limits: timeoutMs ? { timeout_ms: timeoutMs } : undefined,
     });
     stdout.write(`${JSON.stringify(observation)}\n`);
     return observation.ok ? 0 : 1;

@@ -7,21 +7,20 @@
  * gate, reads only; `--mode default` asks on the terminal when it is one), and each view_image is
  * resolved here. The conversation streams as it happens, the final answer last: on a terminal the
  * model's text streams to stdout (the final answer is not printed twice); when stdout is a pipe it
- * carries the final answer only, and the model's text streams to stderr with the steps, the prompts
- * and the progress. Exit 0 on a final answer, 1 otherwise, 2 for a usage error.
+ * carries the final answer only (nothing when the loop ends without one: why goes to stderr), and the
+ * model's text streams to stderr with the steps, the prompts and the progress. Exit 0 on a final
+ * answer, 1 otherwise, 2 for a usage error (an unknown `--model` too: the message names those on offer).
  */
 import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
-import type { ContentPart } from "../../shared/agent/messages.ts";
 import { trailingResults } from "../../shared/agent/prompt.ts";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import { failedObservation } from "../../shared/sandbox/executor.ts";
 import { NO_PROVIDER } from "../agent/models.ts";
-import { resolveImages } from "../agent/request.ts";
+import { imageForModel, resolveImages } from "../agent/request.ts";
 import { threadModelClient } from "../agent/services.ts";
 import type { AppServices } from "../app-services.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
-import { viewImage } from "../mcp/view-image.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { openLocalRun } from "../runs/local.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
@@ -99,6 +98,10 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stderr.write(`${NO_PROVIDER}\n`);
     return 1;
   }
+  if (args.model !== undefined && typeof (await app.agent.models.resolve(args.model)) === "string") {
+    stderr.write(`${await unknownModel(app, args.model)}\n${AGENT_USAGE}\n`);
+    return 2;
+  }
   const thread = args.thread
     ? await app.agent.threads.require(LOCAL_USER, args.thread)
     : await app.agent.threads.create(LOCAL_USER);
@@ -121,6 +124,8 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
           mounted: local.live.mounted,
           packs: local.packs,
           library,
+          // The deadline the tool's description states (agentTools), as MCP's execute_code applies it.
+          limits: { timeout_ms: app.config.actionTimeoutMs },
           signal,
         });
         return { observation };
@@ -130,25 +135,26 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
         await local.end();
       }
     },
-    async viewImage(input) {
-      const shown = await viewImage(app, LOCAL_USER, input);
-      return shown.content.flatMap((item): ContentPart[] => {
-        if (item.type === "text") return [{ type: "text", text: item.text }];
-        if (item.type === "image" && (item.mimeType === "image/png" || item.mimeType === "image/jpeg")) {
-          return [{ type: "image", media_type: item.mimeType, data: item.data }];
-        }
-        return [];
-      });
-    },
+    viewImage: (input) => imageForModel(app, LOCAL_USER, input),
     onEvent: (event) => printer.print(event),
   });
   const trailing = trailingResults(outcome.added);
   if (trailing.length > 0) await app.agent.threads.append(thread.id, await resolveImages(app, LOCAL_USER, trailing));
-  printer.finish(outcome.status === "final" ? outcome.answer.trim() : outcome.answer);
+  if (outcome.status === "final") printer.finish(outcome.answer.trim());
+  else printer.failed(outcome.answer);
   printer.line(
     `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}`,
   );
   return outcome.status === "final" ? 0 : 1;
+}
+
+/** An unknown `--model`, for the person at the terminal: the models on offer, by the ids `--model` takes. */
+async function unknownModel(app: AppServices, requested: string): Promise<string> {
+  const models = await app.agent.models.list();
+  const shown = models.slice(0, 30).map((m) => (m.default ? `${m.id} (the default)` : m.id));
+  const more = models.length > shown.length ? `, and ${models.length - shown.length} more` : "";
+  const offered = shown.length > 0 ? `Models on offer: ${shown.join(", ")}${more}.` : "The providers list no models.";
+  return `There is no model "${requested.slice(0, 100)}" here. ${offered} Name one with --model, or leave it out for the default.`;
 }
 
 /**
@@ -214,6 +220,15 @@ class TerminalPrinter {
     const shown = this.#text === this.stdout && this.#sinceStep.trim() === answer.trim();
     if (this.#midLine.has(place(this.stdout))) this.#write(this.stdout, "\n");
     if (!shown) this.#write(this.stdout, `${answer}\n`);
+  }
+
+  /**
+   * Why there is no final answer: on a terminal, where the answer would have been; when stdout is a
+   * pipe, on stderr only (the pipe carries a final answer or nothing).
+   */
+  failed(message: string): void {
+    if (this.stdout.isTTY) this.finish(message);
+    else this.line(message);
   }
 
   /** A line on stderr, on a line of its own. */

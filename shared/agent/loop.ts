@@ -36,8 +36,11 @@ export interface AgentLoopOptions {
   model: ModelClient;
   /** Runs one action; the signal aborts when Stop is pressed (the executor cancels the action). */
   execute(code: string, options: { signal: AbortSignal; input: ExecuteCodeInput }): Promise<ExecutedAction>;
-  /** What a view_image call shows the model (pixels, or a request the server resolves). */
-  viewImage(input: ViewImageInput): Promise<ContentPart[]>;
+  /**
+   * What a view_image call shows the model: pixels, or a request the server resolves (the page);
+   * `is_error` when a viewer that resolves the image itself could not show it.
+   */
+  viewImage(input: ViewImageInput): Promise<{ content: ContentPart[]; is_error?: boolean }>;
   /** Asked before an action runs (a `risk: "high"` action in auto mode asks the person once); false skips it. */
   admit?(input: ExecuteCodeInput): Promise<{ ok: true } | { ok: false; message: string }>;
   /** The conversation so far (a stored thread), before the new request. */
@@ -177,7 +180,8 @@ async function runTool(options: AgentLoopOptions, call: ToolCall): Promise<Agent
       is_error: !observation.ok,
     };
   }
-  return { role: "tool", tool_call_id: call.id, name: call.name, content: await options.viewImage(read.input) };
+  const { content, is_error } = await options.viewImage(read.input);
+  return { role: "tool", tool_call_id: call.id, name: call.name, content, ...(is_error ? { is_error } : {}) };
 }
 
 function toolError(call: ToolCall, code: string, message: string): AgentMessage {

@@ -57,6 +57,17 @@ async function turn(
   return seen;
 }
 
+/** stdout and stderr as pipes (not a terminal), each collected. */
+function pipes() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
+    stdout: () => out.join(""),
+    stderr: () => err.join(""),
+  };
+}
+
 const text = (events: { event: ModelEvent }[]) =>
   events.map(({ event }) => (event.type === "text" ? event.delta : "")).join("");
 
@@ -147,6 +158,84 @@ describe("the agent on the server", () => {
     const shown = screen.join("");
     expect(shown).toMatch(/^Looking\.\n {2}invalid_tool_arguments: [^\n]+\nAll done\.\n\[final\] 1 step\(s\)/);
     expect(shown.split("All done.")).toHaveLength(2);
+  });
+
+  it("runs the terminal's actions under ACTION_TIMEOUT_MS (config.actionTimeoutMs), the deadline its tool states", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        {
+          tool_calls: [
+            {
+              name: "execute_code",
+              arguments: JSON.stringify({ risk: "low", description: "spin", code: "while (true) {}" }),
+            },
+          ],
+        },
+        { text: "It ran out of time." },
+      ],
+    });
+    await using server = await startTestServer({ actionTimeoutMs: 300, agent: agentConfig(fake) });
+    const { io, stdout, stderr } = pipes();
+    expect(await agentCommand(["spin"], { app: server.app, sandbox: server.app.sandbox, ...io })).toBe(0);
+    expect(stdout()).toBe("It ran out of time.\n");
+    expect(stderr()).toContain(
+      "▶ execute_code: spin\n    while (true) {}\n  timeout: The action ran past its time limit of 300 ms",
+    );
+  });
+
+  it("shows a view_image failure in the terminal as a tool error, and stores it as one", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [
+        { tool_calls: [{ name: "view_image", arguments: '{"image_id":"ast_nope"}' }] },
+        { text: "There is no such image." },
+      ],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const { io, stdout, stderr } = pipes();
+    expect(await agentCommand(["look"], { app: server.app, sandbox: server.app.sandbox, ...io })).toBe(0);
+    expect(stdout()).toBe("There is no such image.\n");
+    expect(stderr()).toMatch(/▶ view_image: ast_nope\n {2}invalid_call: No image asset "ast_nope"/);
+    const [thread] = await server.app.agent.threads.list("local");
+    const stored = (await server.app.agent.threads.messages("local", thread?.id ?? "")).map((m) => m.message);
+    expect(stored.find((m) => m.role === "tool")).toMatchObject({ name: "view_image", is_error: true });
+  });
+
+  it("when stdout is a pipe, leaves it empty when there is no final answer, saying why on stderr; a terminal shows it", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ error: { status: 401 } }, { error: { status: 401 } }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const piped = pipes();
+    expect(await agentCommand(["hi"], { app: server.app, sandbox: server.app.sandbox, ...piped.io })).toBe(1);
+    expect(piped.stdout()).toBe("");
+    expect(piped.stderr()).toMatch(/unauthorized: [^\n]+\n\[failed\] 0 step\(s\)/);
+
+    const screen: string[] = [];
+    const terminal = { isTTY: true, write: (text: string) => screen.push(text) };
+    const shown = await agentCommand(["hi"], {
+      app: server.app,
+      sandbox: server.app.sandbox,
+      stdout: terminal,
+      stderr: { write: () => true },
+    });
+    expect(shown).toBe(1);
+    expect(screen.join("")).toMatch(/^unauthorized: [^\n]+\n$/);
+  });
+
+  it("with an unknown --model, names the models on offer and how to choose one, exit 2, calling no model", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "never" }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const { io, stdout, stderr } = pipes();
+    const code = await agentCommand(["hi", "--model", "nonexist-model"], {
+      app: server.app,
+      sandbox: server.app.sandbox,
+      ...io,
+    });
+    expect(code).toBe(2);
+    expect(stdout()).toBe("");
+    expect(stderr()).toMatch(
+      /^There is no model "nonexist-model" here\. Models on offer: openai:gpt-fake-1 \(the default\), openai:gpt-fake-mini\. Name one with --model/,
+    );
+    expect(stderr()).not.toContain("models.list()");
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("resumes a turn over a new socket after a drop, from its last event id, without calling the provider twice", async () => {

@@ -45,7 +45,7 @@ function recorder() {
       ran.push(code);
       return { observation: ok(ran.length) };
     },
-    viewImage: async () => [{ type: "text" as const, text: "an image" }],
+    viewImage: async () => ({ content: [{ type: "text" as const, text: "an image" }] }),
   };
 }
 

@@ -1,4 +1,7 @@
-/** `npm run action` as a real process on the real store, beside a running server on the same DATA_DIR. */
+/**
+ * `npm run action` as a real process on the real store, beside a running server on the same DATA_DIR;
+ * and `--help` for every command the CLI entry dispatches.
+ */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -7,9 +10,9 @@ import { storeEnv } from "../support/database.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
 /** Runs the CLI in a child process without blocking this process (the server under test lives here). */
-async function action(dataDir: string, source: string, ...flags: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "action", "-", ...flags], {
-    env: { ...process.env, ...(await storeEnv(dataDir)) },
+async function cli(dataDir: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
+    env: { ...process.env, ...(await storeEnv(dataDir)), ...options.env },
   });
   let stdout = "";
   let stderr = "";
@@ -19,8 +22,17 @@ async function action(dataDir: string, source: string, ...flags: string[]) {
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  child.stdin.end(source);
+  child.stdin.end(options.stdin ?? "");
   const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  return { status, stdout, stderr };
+}
+
+async function action(dataDir: string, source: string, ...flags: string[]) {
+  return actionWith({}, dataDir, source, ...flags);
+}
+
+async function actionWith(env: Record<string, string>, dataDir: string, source: string, ...flags: string[]) {
+  const { status, stdout, stderr } = await cli(dataDir, ["action", "-", ...flags], { stdin: source, env });
   return { status, observation: JSON.parse(stdout || "null") as Record<string, unknown> | null, stderr };
 }
 
@@ -79,6 +91,34 @@ export default { ok: done.ok, applied: done.applied, edges: done.edges.length };
     );
   });
 
+  it("prints the result as the action exported it: $-keys as written (a JSON Schema stays one), bytes and assets as JSON", async () => {
+    await using server = await startTestServer();
+    const out = await action(
+      server.dataDir,
+      `import { assets } from "@nodetool-ai/sandbox-nodetool/assets";
+const saved = await assets.save({ name: "a.bin", content: new Uint8Array([9]) });
+const hit = (await searchTools("create workflow")).find((h) => h.name === "create_workflow");
+export default { "$ref": "#/a", "$$x": 1, bytes: new Uint8Array([1, 2, 3]), asset: saved.asset, id: saved.asset.id, schema: hit.output_schema };`,
+      "--mode",
+      "auto",
+    );
+    expect(out.status).toBe(0);
+    const result = out.observation?.result as Record<string, unknown>;
+    expect(result).toEqual({
+      $ref: "#/a",
+      $$x: 1,
+      bytes: { $bytes: "AQID" },
+      asset: { $asset: result.id },
+      id: expect.stringMatching(/^ast_/),
+      schema: expect.objectContaining({
+        $schema: expect.any(String),
+        $ref: "#/$defs/Workflow",
+        $defs: expect.any(Object),
+      }),
+    });
+    expect(JSON.stringify(result.schema)).not.toContain("$$");
+  });
+
   it("prints the usage for --help and exits 0 without opening a store", async () => {
     const dataDir = join(tempDir(), "never-made");
     const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", "action", "--help"], {
@@ -93,6 +133,23 @@ export default { ok: done.ok, applied: done.applied, edges: done.edges.length };
     expect(stdout).toMatch(/^usage: npm run --silent action -- <file \| ->/);
     expect(stdout).toMatch(/\(no --mode\)\s+reads run; every call that needs approval is denied \(permission_denied\)/);
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('applies ACTION_TIMEOUT_MS as the action\'s deadline, in its error and in describe("contract")', async () => {
+    await using server = await startTestServer();
+    const env = { ACTION_TIMEOUT_MS: "3000" };
+    const looped = await actionWith(env, server.dataDir, "while (true) {}");
+    expect(looped.status).toBe(1);
+    expect(looped.observation).toMatchObject({
+      ok: false,
+      error: { code: "timeout", message: expect.stringContaining("time limit of 3000 ms") },
+    });
+    const described = await actionWith(env, server.dataDir, 'export default describe("contract");');
+    expect(described.status, described.stderr).toBe(0);
+    expect(described.observation?.result).toContain("Limits: 3 s of run time");
+    // --timeout-ms still overrides it.
+    const flagged = await actionWith(env, server.dataDir, "while (true) {}", "--timeout-ms", "500");
+    expect(JSON.stringify(flagged.observation)).toContain("time limit of 500 ms");
   });
 
   it("with no --mode, runs reads and denies a write: there is no one to ask", async () => {
@@ -110,5 +167,39 @@ export default n;`,
       error: { code: "permission_denied", message: expect.stringMatching(/no user to ask/) },
     });
     expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("--help", () => {
+  // Each command's usage on stdout, exit 0, and nothing opened (no store, no server, no protocol).
+  const commands: [string[], RegExp][] = [
+    [["--help"], /^usage: node --import tsx server-bridge\/main.ts <command>[^\n]*\nCommands: start, mcp/],
+    [["-h"], /^usage: node --import tsx server-bridge\/main.ts <command>/],
+    [["start", "--help"], /^usage: npm start\n/],
+    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n$/],
+    [["mcp", "--mode", "auto", "-h"], /^usage: npm run --silent mcp --/],
+    [["action", "-h"], /^usage: npm run --silent action -- <file \| ->/],
+    [["agent", "--help"], /^usage: npm run --silent agent -- "<request>"/],
+    [["user", "--help"], /^usage: user add <name>\n$/],
+    [["token", "--help"], /^usage: token add --name <name>/],
+    [["token", "revoke", "-h"], /^usage: token add --name <name>/],
+    [["widget", "--help"], /^usage: widget add --origin/],
+  ];
+  for (const [args, usage] of commands) {
+    it(`${args.join(" ")} prints the usage on stdout and exits 0`, async () => {
+      const dataDir = join(tempDir(), "never-made");
+      const out = await cli(dataDir, args);
+      expect(out.status, out.stderr).toBe(0);
+      expect(out.stdout).toMatch(usage);
+      expect(out.stderr).toBe("");
+      expect(existsSync(dataDir)).toBe(false);
+    });
+  }
+
+  it("still refuses an unknown command with exit 2", async () => {
+    const out = await cli(join(tempDir(), "never-made"), ["--nope"]);
+    expect(out.status).toBe(2);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/^unknown command "--nope"\. Commands: start, mcp/);
   });
 });

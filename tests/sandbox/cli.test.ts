@@ -17,7 +17,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-function deps(options: { stdin?: string; tty?: boolean; approver?: Approver } = {}) {
+function deps(options: { stdin?: string; tty?: boolean; approver?: Approver; actionTimeoutMs?: number } = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const store = memoryImpls();
@@ -35,6 +35,7 @@ function deps(options: { stdin?: string; tty?: boolean; approver?: Approver } = 
     stdout: { write: (s: string) => out.push(s), isTTY: options.tty ?? false },
     stderr: { write: (s: string) => err.push(s) },
     ...(options.approver ? { terminalApprover: () => options.approver as Approver } : {}),
+    ...(options.actionTimeoutMs ? { actionTimeoutMs: () => options.actionTimeoutMs as number } : {}),
   };
   return { d, out, err, modes, store, ended: () => ended };
 }
@@ -113,6 +114,35 @@ describe("npm run action", () => {
     const t = deps({ stdin: "while (true) {}" });
     expect(await actionCommand(["-", "--timeout-ms", "200"], t.d)).toBe(1);
     expect(observation(t.out).error.code).toBe("timeout");
+  });
+
+  it("applies the configured deadline (ACTION_TIMEOUT_MS) without --timeout-ms, and --timeout-ms over it", async () => {
+    const configured = deps({ stdin: "while (true) {}", actionTimeoutMs: 250 });
+    expect(await actionCommand(["-"], configured.d)).toBe(1);
+    expect(observation(configured.out).error).toMatchObject({
+      code: "timeout",
+      message: expect.stringContaining("time limit of 250 ms"),
+    });
+    const described = deps({ stdin: 'export default describe("contract");', actionTimeoutMs: 45_000 });
+    expect(await actionCommand(["-"], described.d)).toBe(0);
+    expect(observation(described.out).result).toContain("Limits: 45 s of run time");
+    const overridden = deps({ stdin: "while (true) {}", actionTimeoutMs: 600_000 });
+    expect(await actionCommand(["-", "--timeout-ms", "200"], overridden.d)).toBe(1);
+    expect(observation(overridden.out).error.message).toContain("time limit of 200 ms");
+  });
+
+  it("prints the result as the action exported it: $-keys as written, bytes as {$bytes: base64}", async () => {
+    const t = deps({
+      stdin: `export default { "$ref": "#/a", "$$x": 1, nested: [{ "$schema": "s", "$asset": "data" }],
+        bytes: new Uint8Array([1, 2, 3]) };`,
+    });
+    expect(await actionCommand(["-"], t.d)).toBe(0);
+    expect(observation(t.out).result).toEqual({
+      $ref: "#/a",
+      $$x: 1,
+      nested: [{ $schema: "s", $asset: "data" }],
+      bytes: { $bytes: "AQID" },
+    });
   });
 
   it("prints the usage and what each mode does for --help, exit 0, running nothing", async () => {

@@ -181,7 +181,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
             }
           },
           // The page cannot read assets: the server resolves the request into pixels when it stores it.
-          viewImage: async (input) => [{ type: "image_request", request: input }],
+          viewImage: async (input) => ({ content: [{ type: "image_request", request: input }] }),
           admit: (input) =>
             modeRef.current === "auto" && input.risk === "high"
               ? new Promise((resolve) =>
