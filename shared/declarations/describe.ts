@@ -8,6 +8,7 @@
 import { closestNames, findModule, moduleSpecifier } from "../capabilities/table.ts";
 import { type FailurePayload, failure } from "../protocol/errors.ts";
 import type { PackInfo } from "../protocol/worker.ts";
+import { WASM_MAX_BYTES } from "../sandbox/limits.ts";
 import { capabilityDeclaration, functionDeclarations } from "./capability.ts";
 import { globalsDeclaration } from "./globals.ts";
 import { moduleDeclaration, packDeclaration } from "./modules.ts";
@@ -37,7 +38,7 @@ export function contractText(scope: DescribeScope): string {
   const { limits } = scope;
   return `// The action contract: the limits of this action, the globals, and the error codes (on CapabilityError).
 //
-// Limits: ${Math.round(limits.timeoutMs / 1000)} s of run time (time waiting for an approval does not count), ${size(limits.memoryBytes)} of memory, ${size(limits.stackBytes)} of stack, at most ${limits.maxCalls} capability calls, a result of at most ${size(limits.maxResultChars)} of JSON, ${size(limits.maxLogChars)} of logs. No network, timers or file system: only capabilities reach outside.
+// Limits: ${Math.round(limits.timeoutMs / 1000)} s of run time (time waiting for an approval does not count), ${size(WASM_MAX_BYTES)} of memory (the sandbox's own included), ${size(limits.stackBytes)} of stack, at most ${limits.maxCalls} capability calls, a result of at most ${size(limits.maxResultChars)} of JSON, ${size(limits.maxLogChars)} of logs. No network, timers or file system: only capabilities reach outside.
 // Result: the value of \`export default\` (or a top-level \`return\`, not both): JSON, Uint8Array or assets.
 // Calls: one object of named arguments, or the leading positional ones then an object. camelCase keys
 // are read as snake_case; a bare \`id\` fills a capability's one required *_id argument.
