@@ -190,7 +190,7 @@ describe("an untouched action", () => {
         bytes: { $bytes: "AQL6" },
         when: "1970-01-01T00:00:00.000Z",
         err: { name: "TypeError", message: "shown" },
-        odd: { $$key: 1 },
+        odd: { $key: 1 },
         committed: { ok: true, applied: 2, nodes: 1 },
       },
     });
