@@ -196,7 +196,7 @@ describe("an untouched action", () => {
     });
     const result = baseline.exercise?.result as { echoed: { args: unknown } } | undefined;
     expect(result?.echoed.args).toEqual([
-      { name: "n", graph: { bytes: { $bytes: "AQL6" }, nested: [1, { $$odd: true }] } },
+      { name: "n", graph: { bytes: { $bytes: "AQL6" }, nested: [1, { $odd: true }] } },
     ]);
     expect(baseline.call?.error).toMatchObject({ code: "invalid_tool_arguments", message: "bad" });
     expect(baseline.throw?.error).toMatchObject({ code: "action_failed", message: "The action threw TypeError: boom" });
