@@ -102,6 +102,10 @@ export default { picture: saved.asset };`,
     expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("grace");
     expect(await result(page).getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);
+    // The image entry comes back with its image, as the run showed it.
+    await openTab(page, "History");
+    await history.getByRole("listitem").nth(1).getByRole("button").click();
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(40);
 
     await openTab(page, "History");
     await history.getByRole("button", { name: "Clear history" }).click();

@@ -15,6 +15,8 @@ export interface HistoryEntry {
   summary: string;
   /** The action's last observation, when it was small enough to keep. */
   observation?: Observation | undefined;
+  /** Its result as host values (assets, bytes) in the boundary encoding, kept with the observation. */
+  value?: unknown;
 }
 
 export const HISTORY_MAX = 50;
@@ -85,7 +87,7 @@ export function createPersistence(name?: string): Persistence {
     async addHistory(entry) {
       const kept =
         entry.observation && JSON.stringify(entry.observation).length > HISTORY_OBSERVATION_CHARS
-          ? { ...entry, observation: undefined }
+          ? { ...entry, observation: undefined, value: undefined }
           : entry;
       const next = [kept, ...(await loadHistory())].slice(0, HISTORY_MAX);
       await kv.set("history", next);

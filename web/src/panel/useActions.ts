@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { fromWire, toWire } from "../../../shared/protocol/values.ts";
 import type { Observation } from "../../../shared/protocol/worker.ts";
 import { appPersistence, type HistoryEntry, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
@@ -94,6 +95,8 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
         ok: result.observation.ok,
         summary: result.observation.ok ? "ok" : `${result.observation.error?.code ?? "failed"}`,
         observation: result.observation,
+        // Stored in the boundary encoding, so a restored entry shows its assets as the run did.
+        ...(result.value === undefined ? {} : { value: toWire(result.value) }),
       };
     } finally {
       runningRef.current = false;
@@ -111,7 +114,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
       codeRef.current = entry.code;
       setCode(entry.code);
       setObservation(entry.observation);
-      setValue(undefined);
+      setValue(storedValue(entry));
       setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
       void persistence.saveDraft(entry.code);
     },
@@ -139,4 +142,14 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     restore,
     clear,
   };
+}
+
+/** A history entry's result as host values; an entry kept without one (or unreadable) shows its observation. */
+function storedValue(entry: HistoryEntry): unknown {
+  if (entry.value === undefined || !entry.observation) return undefined;
+  try {
+    return fromWire(entry.value, "result");
+  } catch {
+    return undefined;
+  }
 }
