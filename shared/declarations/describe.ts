@@ -16,7 +16,6 @@ import { moduleDeclaration, packDeclaration } from "./modules.ts";
 /** The limits `describe("contract")` reports: those of the action that asks. */
 export interface ContractLimits {
   timeoutMs: number;
-  memoryBytes: number;
   stackBytes: number;
   maxCalls: number;
   maxResultChars: number;
