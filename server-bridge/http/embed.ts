@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { z } from "zod";
-import { isCodedError } from "../../shared/protocol/errors.ts";
+import { isCodedError, issueLines } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import type { WidgetPolicy } from "../auth/widget-policy.ts";
 import { TOKEN_TTL_MS } from "../auth/widgets.ts";
@@ -136,10 +136,6 @@ async function readJson(
   }
 }
 
-function issues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
-}
-
 async function mint(app: AppServices, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.headers.origin !== undefined || req.headers["sec-fetch-site"] !== undefined) {
     refuse(
@@ -161,7 +157,12 @@ async function mint(app: AppServices, req: IncomingMessage, res: ServerResponse)
   if (!body.ok) return;
   const input = MintInput.safeParse(body.value);
   if (!input.success) {
-    sendError(res, 400, "invalid_call", `Invalid body: ${issues(input.error)}. Send {} or {"ttl_seconds": 300}.`);
+    sendError(
+      res,
+      400,
+      "invalid_call",
+      `Invalid body: ${issueLines(input.error, "(body)").join("; ")}. Send {} or {"ttl_seconds": 300}.`,
+    );
     return;
   }
   try {
@@ -182,7 +183,7 @@ async function exchange(app: AppServices, req: IncomingMessage, res: ServerRespo
   if (!body.ok) return;
   const input = ExchangeInput.safeParse(body.value);
   if (!input.success) {
-    sendError(res, 400, "invalid_call", `Invalid body: ${issues(input.error)}.`);
+    sendError(res, 400, "invalid_call", `Invalid body: ${issueLines(input.error, "(body)").join("; ")}.`);
     return;
   }
   try {

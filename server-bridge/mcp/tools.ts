@@ -13,7 +13,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type ErrorCode, toFailure } from "../../shared/protocol/errors.ts";
+import { type ErrorCode, issueLines, toFailure } from "../../shared/protocol/errors.ts";
 import type { ToolExtra } from "./elicit.ts";
 
 export interface McpTool<TInput extends z.ZodObject = z.ZodObject> {
@@ -72,7 +72,7 @@ export function serveTools(
     }
     const parsed = definition.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`);
+      const issues = issueLines(parsed.error, "(arguments)");
       return toolError("invalid_tool_arguments", clip(`${definition.name}: ${issues.join("; ")}`));
     }
     try {

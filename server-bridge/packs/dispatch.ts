@@ -7,8 +7,8 @@
 import { z } from "zod";
 import { MODULE_NAMES, PACK_PREFIX } from "../../shared/capabilities/table.ts";
 import { type AnySpec, defineSpec, type InvokeResult } from "../../shared/capabilities/types.ts";
-import { issuesOf, safeMessage } from "../../shared/gate/invoke.ts";
-import { failure } from "../../shared/protocol/errors.ts";
+import { safeMessage } from "../../shared/gate/invoke.ts";
+import { failure, issueLines } from "../../shared/protocol/errors.ts";
 import type { PackInfo } from "../../shared/protocol/worker.ts";
 import { foldArgs } from "../../shared/sandbox/coerce.ts";
 import { packSpecifier } from "../../shared/sandbox/facade.ts";
@@ -111,7 +111,7 @@ export function createLibrary(manifests: readonly PackManifest[]): LibraryDispat
       if (!folded.ok) return refuse("invalid_call", `${call.module} ${call.export}: ${folded.message}`);
       const parsed = found.spec.input.safeParse(folded.args);
       if (!parsed.success) {
-        const issues = issuesOf(parsed.error);
+        const issues = issueLines(parsed.error, "(args)");
         return {
           ok: false,
           error: failure("invalid_tool_arguments", `Invalid arguments for ${found.spec.name}: ${issues.join("; ")}`, {

@@ -2,8 +2,16 @@
  * tRPC v11 set-up: the per-request context (who is calling and how), base procedures, and the error
  * shape. A CodedError thrown by a procedure becomes a tRPC error whose `data.error` carries our code.
  */
-import { initTRPC, TRPCError } from "@trpc/server";
-import { type ErrorCode, type FailurePayload, failure, isCodedError, toFailure } from "../../shared/protocol/errors.ts";
+import { initTRPC, type ProcedureType, TRPCError } from "@trpc/server";
+import { z } from "zod";
+import {
+  type ErrorCode,
+  type FailurePayload,
+  failure,
+  isCodedError,
+  issueLines,
+  toFailure,
+} from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import { type Caller, isPerson } from "../auth/caller.ts";
 import { trpcCodeFor } from "../http/status.ts";
@@ -35,19 +43,49 @@ const TRPC_REFUSALS: Partial<Record<TRPCError["code"], ErrorCode>> = {
   CLIENT_CLOSED_REQUEST: "cancelled",
 };
 
-function failureOf(error: TRPCError, message: string): FailurePayload {
+/** How a procedure of this kind is called over HTTP, for the refusals of a call made the wrong way. */
+function howToCall(type: ProcedureType | "unknown", path: string): string {
+  if (type === "query") return `${path} is a query: call it with GET /trpc/${path}?input=<URL-encoded JSON>.`;
+  if (type === "mutation") return `${path} is a mutation: call it with POST /trpc/${path}, its input as the JSON body.`;
+  if (type === "subscription") return `${path} is a subscription: read it over the WebSocket, or as SSE with GET.`;
+  return "";
+}
+
+interface Refused {
+  error: TRPCError;
+  message: string;
+  path: string | undefined;
+  type: ProcedureType | "unknown";
+  input: unknown;
+}
+
+function failureOf({ error, message, path, type, input }: Refused): FailurePayload {
   const cause = error.cause;
   if (isCodedError(cause) || error.code === "INTERNAL_SERVER_ERROR") return toFailure(cause);
+  const name = path ?? "this procedure";
+  // The input schema's complaints, as lines a script's author can act on (tRPC's own message is the
+  // issues serialised as pretty-printed JSON).
+  if (cause instanceof z.ZodError) {
+    const issues = issueLines(cause, "(input)");
+    const hint = input === undefined ? ` ${howToCall(type, name)}` : "";
+    return failure("invalid_call", `The input to ${name} does not fit: ${issues.join("; ")}.${hint}`, { issues });
+  }
+  if (cause instanceof SyntaxError) return failure("invalid_call", `The input is not JSON: ${cause.message}.`);
+  if (error.code === "METHOD_NOT_SUPPORTED" && type !== "unknown")
+    return failure("invalid_call", howToCall(type, name));
+  if (error.code === "NOT_FOUND") {
+    return failure("invalid_call", `No procedure "${name}": the README's "The API for scripts" lists them.`);
+  }
   return failure(TRPC_REFUSALS[error.code] ?? "invalid_call", message);
 }
 
 const t = initTRPC.context<RequestContext>().create({
   // Keep event streams alive through proxies, and let clients notice a dead one and reconnect.
   sse: { ping: { enabled: true, intervalMs: 15_000 }, client: { reconnectAfterInactivityMs: 40_000 } },
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, type, input }) {
     // An unexpected throw's own text may name host paths or internals: the client gets a fixed one
     // (the router's onError logs the real error on the server).
-    const payload = failureOf(error, shape.message);
+    const payload = failureOf({ error, message: shape.message, path: shape.data.path, type, input });
     return { ...shape, message: payload.message, data: { ...shape.data, stack: undefined, error: payload } };
   },
 });

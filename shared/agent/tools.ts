@@ -6,7 +6,7 @@
  * wrapped in markdown fences each become a coded tool error (or are mended), never a crash.
  */
 import { z } from "zod";
-import type { FailurePayload } from "../protocol/errors.ts";
+import { type FailurePayload, issueLines } from "../protocol/errors.ts";
 
 export const EXECUTE_CODE = "execute_code";
 export const VIEW_IMAGE = "view_image";
@@ -59,10 +59,6 @@ export function stripFences(code: string): string {
   return match ? (match[1] ?? "") : code;
 }
 
-function issues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(args)"}: ${issue.message}`);
-}
-
 /** Reads one tool call as the model wrote it. */
 export function readToolCall(name: string, argumentsText: string): ReadToolCall {
   if (name !== EXECUTE_CODE && name !== VIEW_IMAGE) {
@@ -87,7 +83,7 @@ export function readToolCall(name: string, argumentsText: string): ReadToolCall 
   if (name === VIEW_IMAGE) {
     const parsed = ViewImageInput.safeParse(raw);
     if (parsed.success) return { tool: VIEW_IMAGE, input: parsed.data };
-    const list = issues(parsed.error);
+    const list = issueLines(parsed.error, "(args)");
     return {
       error: {
         code: "invalid_tool_arguments",
@@ -115,7 +111,7 @@ export function readToolCall(name: string, argumentsText: string): ReadToolCall 
     code,
   });
   if (parsed.success) return { tool: EXECUTE_CODE, input: parsed.data };
-  const list = issues(parsed.error);
+  const list = issueLines(parsed.error, "(args)");
   return {
     error: {
       code: "invalid_tool_arguments",

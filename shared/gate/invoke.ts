@@ -3,10 +3,9 @@
  * implementation only through `run.invoke`: lookup, normalise, validate, decide, ask, monitor, run, in
  * that order. Expected failures come back as values with a code; nothing here throws for them.
  */
-import type { z } from "zod";
 import { allSpecs, closestNames, findSpec } from "../capabilities/table.ts";
 import type { Actor, AnySpec, Category, InvokeResult, RunNeed } from "../capabilities/types.ts";
-import { type ErrorCode, failure, isCodedError } from "../protocol/errors.ts";
+import { type ErrorCode, failure, isCodedError, issueLines } from "../protocol/errors.ts";
 import { toWire } from "../protocol/values.ts";
 import { type ApprovalRequest, approvalHash, newId } from "./approvals.ts";
 import { type Decision, decide } from "./decide.ts";
@@ -137,10 +136,6 @@ export function normalise(args: unknown): { args: Record<string, unknown>; messa
   return message === undefined ? { args: out } : { args: out, message };
 }
 
-export function issuesOf(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(args)"}: ${issue.message}`);
-}
-
 async function ladder<TServices>(
   run: CapabilityRun<TServices>,
   host: RunHost<TServices>,
@@ -194,7 +189,7 @@ async function ladder<TServices>(
   // 3. Validate, before anything can prompt.
   const parsed = spec.input.safeParse(normalised.args);
   if (!parsed.success) {
-    const issues = issuesOf(parsed.error);
+    const issues = issueLines(parsed.error, "(args)");
     return fail("invalid_tool_arguments", `Invalid arguments for ${name}: ${issues.join("; ")}`, { issues });
   }
   const args = parsed.data;
@@ -265,7 +260,7 @@ async function ladder<TServices>(
     if (host.outputCheck) {
       const checked = spec.output.safeParse(value);
       if (!checked.success) {
-        const issues = issuesOf(checked.error);
+        const issues = issueLines(checked.error, "(args)");
         return fail("capability_failed", `${name} returned a result its output schema refuses: ${issues.join("; ")}`, {
           issues,
         });

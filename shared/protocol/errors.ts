@@ -51,6 +51,14 @@ export function failure(
   return { code, message, ...extra };
 }
 
+/**
+ * A schema's complaints, one line each, as their reader sees them: `where: what`, with `whole` naming
+ * the input itself when the complaint is about all of it.
+ */
+export function issueLines(error: z.ZodError, whole: string): string[] {
+  return error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : whole}: ${issue.message}`);
+}
+
 /** Thrown only inside one layer to unwind to the place that turns it into a value. */
 export class CodedError extends Error {
   readonly payload: FailurePayload;

@@ -145,4 +145,45 @@ describe("API tokens", () => {
     });
     expect(mcp.status).toBe(401);
   });
+
+  it("answers a script's malformed call with what to fix, not a dump of the schema's issues", async () => {
+    await using server = await startTestServer();
+    const call = async (method: "GET" | "POST", path: string, body?: string) => {
+      const res = await fetch(`${server.url}/trpc/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body }),
+      });
+      const json = (await res.json()) as {
+        error: { data: { error: { code: string; message: string; issues?: string[] } } };
+      };
+      return { status: res.status, ...json.error.data.error };
+    };
+    const badMode = await call("POST", "session.create", '{"mode":"bogus"}');
+    expect(badMode).toMatchObject({ status: 400, code: "invalid_call" });
+    expect(badMode.message).toBe(
+      'The input to session.create does not fit: mode: Invalid option: expected one of "plan"|"default"|"auto".',
+    );
+    expect(badMode.issues).toEqual(['mode: Invalid option: expected one of "plan"|"default"|"auto"']);
+
+    const missing = await call("POST", "run.invoke", '{"runId":"run_x"}');
+    expect(missing.issues?.map((line) => line.split(":")[0])).toEqual(["module", "export", "args"]);
+    expect(missing.message).not.toMatch(/[[{]\n/);
+
+    expect(await call("POST", "session.create", "not json")).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^The input is not JSON: /),
+    });
+    // A query sent the way a mutation is, and the other way round: the refusal says how to call it.
+    expect(await call("POST", "session.get", '{"sessionId":"x"}')).toMatchObject({
+      status: 405,
+      message: "session.get is a query: call it with GET /trpc/session.get?input=<URL-encoded JSON>.",
+    });
+    expect((await call("GET", "session.create")).message).toBe(
+      "session.create is a mutation: call it with POST /trpc/session.create, its input as the JSON body.",
+    );
+    // A query without ?input= is told where its input goes.
+    expect((await call("GET", "session.get")).message).toMatch(/\?input=<URL-encoded JSON>\.$/);
+    expect(await call("POST", "nope.x", "{}")).toMatchObject({ status: 404, code: "invalid_call" });
+  });
 });

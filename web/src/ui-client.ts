@@ -8,11 +8,11 @@
  */
 import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
 import type { AnySpec } from "../../shared/capabilities/types.ts";
-import { type Authorization, issuesOf } from "../../shared/gate/invoke.ts";
+import type { Authorization } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import type { Graph } from "../../shared/graph/document.ts";
 import { isDocumentOp } from "../../shared/graph/ops.ts";
-import { failure } from "../../shared/protocol/errors.ts";
+import { failure, issueLines } from "../../shared/protocol/errors.ts";
 import { InvokeAnswer } from "../../shared/protocol/server.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
 import type { WireCall, WireCallResult } from "../../shared/protocol/worker.ts";
@@ -68,7 +68,7 @@ function checkOutput(spec: AnySpec, answer: Answer): Answer {
   if (!answer.ok) return answer;
   const checked = spec.output.safeParse(answer.value);
   if (checked.success) return answer;
-  const issues = issuesOf(checked.error).join("; ");
+  const issues = issueLines(checked.error, "(args)").join("; ");
   return {
     ok: false,
     error: failure("capability_failed", `${spec.name} made a result its output schema refuses: ${issues}`),
