@@ -8,6 +8,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CodedError } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
 
 export const LOCAL_USER = "local";
@@ -39,8 +40,19 @@ export interface Credentials {
   mcpToken: string;
   /** Whose token this is and in which scope, or undefined for a token nobody holds. */
   identify(token: string): Promise<{ user: string; scope: Scope } | undefined>;
-  /** Adds a user with their own admin and MCP tokens (each returned once here, stored hashed). */
+  /**
+   * Adds a user with their own admin and MCP tokens (each returned once here, stored hashed). A name
+   * that is blank, too long or already a user's is refused (`invalid_call`).
+   */
   addUser(name: string): Promise<{ userId: string; token: string; mcpToken: string }>;
+  /** Every user, oldest first: ids (what `--user` takes), names and when each was added. */
+  listUsers(): Promise<{ userId: string; name: string; createdAt: string }[]>;
+}
+
+const MAX_USER_NAME = 100;
+
+function refuseName(message: string): never {
+  throw new CodedError({ code: "invalid_call", message });
 }
 
 export async function loadCredentials(
@@ -73,17 +85,38 @@ export async function loadCredentials(
         .get(hash.toString("hex"))) as { user_id: string; scope: Scope } | undefined;
       return row ? { user: row.user_id, scope: row.scope } : undefined;
     },
-    async addUser(name) {
+    async addUser(given) {
+      const name = given.trim();
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a name with control characters is refused
+      if (!name || name.length > MAX_USER_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
+        refuseName(`A user's name is 1 to ${MAX_USER_NAME} printable characters.`);
+      }
       const userId = `user_${randomBytes(6).toString("hex")}`;
       const token = newToken();
       const userMcpToken = newToken();
       await store.tx(async () => {
+        const taken = (await store.sql("SELECT id FROM users WHERE lower(name) = lower(?)").get(name)) as
+          | { id: string }
+          | undefined;
+        if (taken) refuseName(`There is already a user named "${name}" (${taken.id}); \`user list\` shows them.`);
         const at = Date.now();
         await store.sql("INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)").run(userId, name, at);
         await insert.run(hashToken(token), userId, "admin", at);
         await insert.run(hashToken(userMcpToken), userId, "mcp", at);
       });
       return { userId, token, mcpToken: userMcpToken };
+    },
+    async listUsers() {
+      const rows = (await store.sql("SELECT id, name, created_at FROM users ORDER BY created_at, id").all()) as {
+        id: string;
+        name: string;
+        created_at: number;
+      }[];
+      return rows.map((row) => ({
+        userId: row.id,
+        name: row.name,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+      }));
     },
   };
 }

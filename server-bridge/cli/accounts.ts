@@ -1,5 +1,5 @@
 /**
- * `user add <name>` and `token add --name <name> | token list | token revoke <name>` (each with an
+ * `user add <name> | user list` and `token add --name <name> | token list | token revoke <name>` (each with an
  * optional `--user <id>`, default the local user). A new token is printed once, as JSON on stdout;
  * the store keeps only its hash. Usage and refusals go to stderr; the exit code is 0 on success, 1
  * when the store refused (a taken name, nothing to revoke), 2 for a usage error.
@@ -10,7 +10,7 @@ import type { AppServices } from "../app-services.ts";
 import { ApiTokens } from "../auth/api-tokens.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
 
-export const USER_USAGE = "usage: user add <name>";
+export const USER_USAGE = "usage: user add <name> | user list";
 export const TOKEN_USAGE =
   "usage: token add --name <name> [--user <id>] | token list [--user <id>] | token revoke <name> [--user <id>]";
 
@@ -23,11 +23,22 @@ type Services = Pick<AppServices, "store" | "credentials">;
 
 export async function userCommand(argv: readonly string[], app: Services, io: Io): Promise<number> {
   const [verb, name, ...rest] = argv;
-  if (verb !== "add" || !name || rest.length > 0) {
+  if (verb === "list" && name === undefined) {
+    io.stdout.write(`${JSON.stringify({ users: await app.credentials.listUsers() })}\n`);
+    return 0;
+  }
+  if (verb !== "add" || name === undefined || rest.length > 0) {
     io.stderr.write(`${USER_USAGE}\n`);
     return 2;
   }
-  const added = await app.credentials.addUser(name);
+  let added: Awaited<ReturnType<Services["credentials"]["addUser"]>>;
+  try {
+    added = await app.credentials.addUser(name);
+  } catch (err) {
+    if (!isCodedError(err)) throw err;
+    io.stderr.write(`${err.message}\n`);
+    return 1;
+  }
   io.stdout.write(`${JSON.stringify(added)}\n`);
   io.stderr.write(
     "Shown once: keep both tokens now (the store holds only their hashes). token is the admin token, mcpToken opens /mcp.\n",

@@ -170,6 +170,31 @@ export default n;`,
   });
 });
 
+describe("user add and user list", () => {
+  it("refuses a second user with a taken name, and lists the users with the ids --user takes", async () => {
+    const dataDir = tempDir();
+    const first = await cli(dataDir, ["user", "add", "Alice"]);
+    expect(first.status, first.stderr).toBe(0);
+    const alice = JSON.parse(first.stdout) as { userId: string };
+
+    // The same name again (any case, any surrounding blanks): nothing is added and no token is printed.
+    const again = await cli(dataDir, ["user", "add", "  alice "]);
+    expect(again).toMatchObject({ status: 1, stdout: "" });
+    expect(again.stderr).toBe(`There is already a user named "alice" (${alice.userId}); \`user list\` shows them.\n`);
+    const blank = await cli(dataDir, ["user", "add", " "]);
+    expect(blank).toMatchObject({ status: 1, stdout: "", stderr: "A user's name is 1 to 100 printable characters.\n" });
+
+    const list = await cli(dataDir, ["user", "list"]);
+    expect(list.status, list.stderr).toBe(0);
+    const { users } = JSON.parse(list.stdout) as { users: { userId: string; name: string; createdAt: string }[] };
+    expect(users.map((user) => [user.userId, user.name])).toEqual([
+      ["local", "Local user"],
+      [alice.userId, "Alice"],
+    ]);
+    expect(Number.isNaN(Date.parse(users[1]?.createdAt ?? ""))).toBe(false);
+  });
+});
+
 describe("--help", () => {
   // Each command's usage on stdout, exit 0, and nothing opened (no store, no server, no protocol).
   const commands: [string[], RegExp][] = [
@@ -180,7 +205,7 @@ describe("--help", () => {
     [["mcp", "--mode", "auto", "-h"], /^usage: npm run --silent mcp --/],
     [["action", "-h"], /^usage: npm run --silent action -- <file \| ->/],
     [["agent", "--help"], /^usage: npm run --silent agent -- "<request>"/],
-    [["user", "--help"], /^usage: user add <name>\n$/],
+    [["user", "--help"], /^usage: user add <name> \| user list\n$/],
     [["token", "--help"], /^usage: token add --name <name>/],
     [["token", "revoke", "-h"], /^usage: token add --name <name>/],
     [["widget", "--help"], /^usage: widget add --origin/],
