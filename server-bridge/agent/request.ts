@@ -23,15 +23,22 @@ import { viewImage } from "../mcp/view-image.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import type { ToolSpec } from "./providers/types.ts";
 
-let tools: ToolSpec[] | undefined;
+/** The tools by deadline and mounted modules: one set per configuration and per widget's modules. */
+const toolSets = new Map<string, ToolSpec[]>();
 
-/** The two tools, every namespace mounted and the first-party packs allowed. */
-export function agentTools(timeoutMs: number): ToolSpec[] {
-  tools ??= [
+/**
+ * The two tools, for actions that may import `mounted` (every namespace, unless a widget's sessions
+ * mount fewer) and the first-party packs.
+ */
+export function agentTools(timeoutMs: number, mounted: readonly string[] = MODULE_NAMES): ToolSpec[] {
+  const key = `${timeoutMs}:${mounted.join(",")}`;
+  let tools = toolSets.get(key);
+  if (tools) return tools;
+  tools = [
     {
       name: EXECUTE_CODE,
       description: executeCodeDescription({
-        mounted: MODULE_NAMES,
+        mounted,
         packs: defaultLibrary().packInfo(defaultLibrary().names),
         timeoutMs,
       }),
@@ -43,6 +50,9 @@ export function agentTools(timeoutMs: number): ToolSpec[] {
       input_schema: z.toJSONSchema(ViewImageInput) as Record<string, unknown>,
     },
   ];
+  // Widgets are registered by their owner, so the sets are few; the bound is only a backstop.
+  if (toolSets.size >= 64) toolSets.clear();
+  toolSets.set(key, tools);
   return tools;
 }
 

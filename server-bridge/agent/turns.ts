@@ -25,6 +25,8 @@ export interface TurnAsk {
   model?: string | null | undefined;
   /** A parent conversation that pays for this turn too (a child agent's, set only by hosts in this process). */
   chargeTo?: string | undefined;
+  /** The namespaces the caller's actions may import (a widget's), when not all: the tools list only these. */
+  modules?: readonly string[] | undefined;
 }
 
 export interface StampedModelEvent {
@@ -188,7 +190,7 @@ export class AgentTurns {
         model: resolved.model,
         system: AGENT_SYSTEM_PROMPT,
         messages,
-        tools: agentTools(this.app.config.actionTimeoutMs),
+        tools: agentTools(this.app.config.actionTimeoutMs, ask.modules),
         maxOutputTokens: this.app.config.agent.stepTokens,
         signal: turn.controller.signal,
       })) {

@@ -62,7 +62,9 @@ export const agentRouter = router({
     )
     .subscription(async function* ({ ctx, input, signal }) {
       const stop = signal ?? new AbortController().signal;
-      for await (const batch of ctx.app.agent.turns.join(ctx.userId, input, stop, input.lastEventId)) {
+      // A widget's sessions mount only its modules: its model is told of those alone.
+      const ask = { ...input, modules: ctx.caller.via === "widget" ? ctx.caller.widget?.modules : undefined };
+      for await (const batch of ctx.app.agent.turns.join(ctx.userId, ask, stop, input.lastEventId)) {
         const last = batch[batch.length - 1] as { id: string };
         yield tracked(last.id, { events: batch.map(({ event }) => event) } satisfies TurnBatch);
       }

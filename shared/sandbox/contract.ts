@@ -44,6 +44,14 @@ export interface ContractOptions {
   methodsOf?: (module: string) => string;
 }
 
+/** The import example, in a module the action may import (workflows when it is mounted). */
+function importExample(mounted: readonly string[]): string {
+  const sample = mounted.length === 0 || mounted.includes("workflows") ? "workflows" : (mounted[0] as string);
+  const call =
+    sample === "workflows" ? "const page = await workflows.list({ limit: 20 });" : `await ${sample}.<method>({ ... });`;
+  return `  import { ${sample} } from "${moduleSpecifier(sample)}";\n  ${call}`;
+}
+
 export function actionContract(options: ContractOptions): string {
   const seconds = Math.round((options.timeoutMs ?? ACTION_LIMITS.timeoutMs) / 1000);
   const { methodsOf } = options;
@@ -61,8 +69,7 @@ ${modules}
 and these library packs
 ${packs}
 Other imports, and names a module does not export, are refused before the action runs. Each module exports every capability by its wire name (\`list_workflows\`) and a namespace object of short names (\`workflows.list\`), also the default:
-  import { workflows } from "${moduleSpecifier(options.mounted[0] ?? "workflows")}";
-  const page = await workflows.list({ limit: 20 });
+${importExample(options.mounted)}
 Arguments: one object of named arguments, or leading positional ones then an object (\`workflows.get("wf_1")\`). Bytes are Uint8Array both ways.
 
 Failures: a failed call throws a CapabilityError {code, capability, message, issues?}, as does a method a module lacks (unknown_export); code is one of ${CALL_ERROR_CODES.join(", ")}. Uncaught, the action fails with it; on its own it can end with ${ACTION_ERROR_CODES.join(", ")}. Calls needing the user's approval wait for it; plan mode runs reads only.

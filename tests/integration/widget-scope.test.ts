@@ -5,6 +5,8 @@
  * never from a host page or a script; its calls are the agent's, never the user's.
  */
 import { describe, expect, it } from "vitest";
+import { TurnBatch } from "../../shared/agent/messages.ts";
+import { startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 import { addWidget, credentialFor, HOST_ORIGIN, widgetHttp, widgetSocket } from "../support/widgets.ts";
 
@@ -102,6 +104,47 @@ describe("a widget credential's scope", () => {
     const asAuto = widgetHttp(server, await credentialFor(server, auto));
     expect((await asAuto.session.create.mutate({})).mode).toBe("default");
     expect((await asAuto.session.create.mutate({ mode: "auto" })).mode).toBe("auto");
+  });
+
+  it("tells its agent's model of the widget's modules only", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "Hello." }] });
+    await using server = await startTestServer({
+      agent: {
+        openaiBaseUrl: fake.url,
+        openaiApiKey: "sk-test",
+        stepTokens: 1000,
+        threadTokens: 1e6,
+        dailyTokens: 1e6,
+        stepCap: 5,
+      },
+    });
+    const widget = await addWidget(server, { modules: ["memory", "shared"] });
+    await using socket = widgetSocket(server, await credentialFor(server, widget));
+    const { id: threadId } = await socket.api.agent.threads.create.mutate({});
+    await new Promise<void>((resolve, reject) => {
+      const append = [{ role: "user" as const, content: [{ type: "text" as const, text: "hi" }] }];
+      const sub = socket.api.agent.turn.subscribe(
+        { threadId, requestId: "req_1", append },
+        {
+          onData: ({ data }) => {
+            const last = TurnBatch.parse(data).events.at(-1)?.type;
+            if (last === "done" || last === "error") {
+              sub.unsubscribe();
+              resolve();
+            }
+          },
+          onError: reject,
+        },
+      );
+    });
+    const [request] = fake.requests as { tools: { function: { name: string; description: string } }[] }[];
+    const description =
+      request?.tools.find((tool) => tool.function.name === "execute_code")?.function.description ?? "";
+    expect(description).toMatch(/^ {2}memory - /m);
+    expect(description).toMatch(/^ {2}shared - /m);
+    expect(description).not.toMatch(/^ {2}(workflows|collections|web|ui) - /m);
+    // The import example names a module the action may import.
+    expect(description).toContain('import { memory } from "@nodetool-ai/sandbox-nodetool/memory"');
   });
 
   it("the person's acts only from the widget's own page: not from a host page, not from a script", async () => {
