@@ -231,7 +231,8 @@ export default (await workflows.create({ name: "Child" })).name;`;
       });
     const region = conversation(page);
     expect(await region.evaluate((element) => element.scrollHeight > element.clientHeight * 1.5)).toBe(true);
-    expect(await placement(answer)).toBe("in view");
+    // The scroll to the newest message follows the render by a frame or so: wait for it, not a fixed time.
+    await expect.poll(() => placement(answer)).toBe("in view");
     const request = region.getByText("take twelve steps");
     expect(await placement(request)).toBe("outside");
 
@@ -242,9 +243,19 @@ export default (await workflows.create({ name: "Child" })).name;`;
     await send(page, "four more");
     const second = region.getByText("four more", { exact: true });
     await second.waitFor();
-    expect(await placement(second)).toBe("in view");
-    // Scrolled back up to read while the agent works, the person stays there as steps come in.
-    await request.scrollIntoViewIfNeeded();
+    await expect.poll(() => placement(second)).toBe("in view");
+    // Scrolled back up to read while the agent works, the person stays there as steps come in. (On a
+    // loaded machine the scroll that followed sending may land after this one: scroll up again until
+    // the request stays in view through two frames.)
+    const frames = () =>
+      page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect
+      .poll(async () => {
+        await request.scrollIntoViewIfNeeded();
+        await frames();
+        return placement(request);
+      })
+      .toBe("in view");
     /** The request's offset from the top of the conversation's visible box. */
     const offset = (target: import("playwright-core").Locator) =>
       target.evaluate(
