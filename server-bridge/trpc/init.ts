@@ -73,6 +73,13 @@ function failureOf({ error, message, path, type, input }: Refused): FailurePaylo
   if (cause instanceof SyntaxError) return failure("invalid_call", `The input is not JSON: ${cause.message}.`);
   if (error.code === "METHOD_NOT_SUPPORTED" && type !== "unknown")
     return failure("invalid_call", howToCall(type, name));
+  if (error.code === "UNSUPPORTED_MEDIA_TYPE") {
+    // tRPC's own text names its link ("use httpBatchStreamLink"), which a curl user has never heard of.
+    return failure(
+      "invalid_call",
+      "This procedure streams its answers (run.invokeMany): call it with tRPC's httpBatchStreamLink, or send each call to run.invoke instead.",
+    );
+  }
   if (error.code === "NOT_FOUND") {
     return failure("invalid_call", `No procedure "${name}": the README's "The API for scripts" lists them.`);
   }

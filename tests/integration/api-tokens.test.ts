@@ -185,5 +185,16 @@ describe("API tokens", () => {
     // A query without ?input= is told where its input goes.
     expect((await call("GET", "session.get")).message).toMatch(/\?input=<URL-encoded JSON>\.$/);
     expect(await call("POST", "nope.x", "{}")).toMatchObject({ status: 404, code: "invalid_call" });
+    // invokeMany streams: a plain POST is told how to call it instead.
+    expect(
+      await call(
+        "POST",
+        "run.invokeMany",
+        '{"runId":"run_x","calls":[{"callId":"c1","module":"m","export":"e","args":[]}]}',
+      ),
+    ).toMatchObject({
+      status: 415,
+      message: expect.stringMatching(/httpBatchStreamLink, or send each call to run\.invoke instead\.$/),
+    });
   });
 });
