@@ -99,3 +99,118 @@ describe("the workflow editor, by hand", () => {
     await page.getByText("Shared · version 2").waitFor();
   });
 });
+
+describe("renaming and deleting a workflow from the editor", () => {
+  it("renames in place by keyboard (Escape cancels, a refused name says why), and other tabs follow", async () => {
+    await using app = await openApp();
+    const { page, context, server } = app;
+    await newWorkflow(page, "Draft name");
+    const other = await context.newPage();
+    await other.goto(server.url);
+    await other.getByText("Draft name · version 1").waitFor();
+
+    const name = page.getByRole("button", { name: "Rename workflow Draft name" });
+    const field = page.getByRole("textbox", { name: "Workflow name" });
+    const focused = (locator: typeof field) => locator.evaluate((el) => el === document.activeElement);
+    await name.focus();
+    await page.keyboard.press("Enter");
+    expect(await focused(field)).toBe(true);
+    await page.keyboard.type("Never saved");
+    await page.keyboard.press("Escape");
+    await page.getByText("Draft name · version 1").waitFor();
+    expect(await field.count()).toBe(0);
+
+    // An empty name and a name past 200 characters: the server's reason, the field stays open.
+    await name.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Enter");
+    await page.getByRole("alert").getByText("cannot be empty").waitFor();
+    await field.fill("x".repeat(201));
+    await field.press("Enter");
+    await page.getByRole("alert").getByText("at most 200 characters").waitFor();
+    await field.press("Escape");
+    await page.getByText("Draft name · version 1").waitFor();
+
+    await name.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Renamed flow");
+    await page.keyboard.press("Enter");
+    await page.getByText("Renamed flow · version 2").waitFor();
+    // Focus goes back to the name, so the keyboard can go on from there.
+    await expect.poll(() => focused(page.getByRole("button", { name: "Rename workflow Renamed flow" }))).toBe(true);
+
+    // The other tab's picker and title follow the change feed.
+    await other.getByText("Renamed flow · version 1").waitFor();
+    await expect.poll(() => other.locator("select option", { hasText: "Renamed flow" }).count()).toBe(1);
+    expect(await other.locator("select option", { hasText: "Draft name" }).count()).toBe(0);
+
+    await page.reload();
+    await page.getByText("Renamed flow · version 2").waitFor();
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Renamed flow" }]);
+    await server.app.audit.flush();
+    // The refused names were audited too; every row is the person's own act.
+    expect(
+      await server.app.store.sql("SELECT DISTINCT actor FROM audit WHERE capability = 'update_workflow'").all(),
+    ).toEqual([{ actor: "user" }]);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("deletes after a confirmation naming the workflow (Escape cancels), then opens another or the empty state", async () => {
+    await using app = await openApp();
+    const { page, context, server } = app;
+    await newWorkflow(page, "Keep me");
+    await newWorkflow(page, "Throw away");
+    const other = await context.newPage();
+    await other.goto(server.url);
+    await other.getByText("Throw away · version 1").waitFor();
+    const names = async () =>
+      ((await server.app.store.sql("SELECT name FROM workflows ORDER BY name").all()) as { name: string }[]).map(
+        (row) => row.name,
+      );
+
+    const remove = page.getByRole("button", { name: "Delete workflow" });
+    const dialog = page.getByRole("dialog", { name: "Delete “Throw away”?" });
+    await remove.click();
+    await dialog.waitFor();
+    expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await page.reload();
+    await page.getByText("Throw away · version 1").waitFor();
+    expect(await names()).toEqual(["Keep me", "Throw away"]);
+
+    // By keyboard: Enter opens the dialog, Tab moves from Cancel to Delete, Enter deletes.
+    await remove.focus();
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByText("Keep me · version 1").waitFor();
+    expect(await names()).toEqual(["Keep me"]);
+    // This page deleted it: no "deleted elsewhere" banner here; the other tab is told, and its picker follows.
+    expect(await page.getByText("deleted elsewhere").count()).toBe(0);
+    await other.getByText("deleted elsewhere").waitFor();
+    await expect.poll(() => other.locator("select option", { hasText: "Throw away" }).count()).toBe(0);
+
+    await page.reload();
+    await page.getByText("Keep me · version 1").waitFor();
+    expect(await page.locator("select option", { hasText: "Throw away" }).count()).toBe(0);
+
+    await remove.click();
+    await page.getByRole("dialog", { name: "Delete “Keep me”?" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Open a workflow or create a new one.").waitFor();
+    await page.reload();
+    await page.getByText("Open a workflow or create a new one.").waitFor();
+    expect(await names()).toEqual([]);
+    await server.app.audit.flush();
+    expect(await server.app.store.sql("SELECT actor FROM audit WHERE capability = 'delete_workflow'").all()).toEqual([
+      { actor: "user" },
+      { actor: "user" },
+    ]);
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
+    expect(app.problems).toEqual([]);
+  });
+});

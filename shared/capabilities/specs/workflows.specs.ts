@@ -7,6 +7,11 @@ import { defineSpec, type ModuleSpecs } from "../types.ts";
 import { JobOut, JobStarted } from "./jobs.specs.ts";
 
 const WorkflowId = z.string().min(1).max(200).describe("The workflow's id");
+/** Refusals a person renaming a workflow in the editor reads as they are. */
+const WorkflowName = z
+  .string()
+  .min(1, "a workflow needs a name; it cannot be empty")
+  .max(200, "a workflow's name can be at most 200 characters");
 
 const WorkflowSummary = z
   .strictObject({
@@ -61,7 +66,7 @@ export const createWorkflow = defineSpec({
   category: "write",
   positional: ["name"],
   input: z.object({
-    name: z.string().min(1).max(200),
+    name: WorkflowName,
     description: z.string().max(10_000).default(""),
     graph: Graph.default({ nodes: [], edges: [] }),
   }),
@@ -78,7 +83,7 @@ export const updateWorkflow = defineSpec({
   positional: ["workflow_id"],
   input: z.object({
     workflow_id: WorkflowId,
-    name: z.string().min(1).max(200).optional(),
+    name: WorkflowName.optional(),
     description: z.string().max(10_000).optional(),
     graph: Graph.optional(),
     expected_version: z.number().int().min(1).optional(),

@@ -186,6 +186,11 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
         onSave={() => void save()}
         onPalette={openPalette}
         onLayout={layout}
+        onDelete={async () => {
+          const why = await controller.remove();
+          await workflows.refresh();
+          return why;
+        }}
         run={<RunControls runner={runner} jobs={jobs} job={job} inputs={runInputs(graph)} onMessage={problem} />}
         onMessage={problem}
       />

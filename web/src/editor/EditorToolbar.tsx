@@ -1,8 +1,13 @@
-/** The editor's toolbar: the workflow picker, New, Save, Undo/Redo, Add node, Auto layout, the run controls. */
+/**
+ * The editor's toolbar: the workflow picker, New, Save, Undo/Redo, Add node, Auto layout, the run
+ * controls, and the open workflow's name (renamed in place), version and Delete.
+ */
 import type { ReactNode } from "react";
 import { useSyncExternalStore } from "react";
 import type { EditorController } from "./controller.ts";
+import { DeleteWorkflow } from "./DeleteWorkflow.tsx";
 import { NewWorkflow } from "./NewWorkflow.tsx";
+import { WorkflowName } from "./WorkflowName.tsx";
 import type { WorkflowList } from "./workflow-list.ts";
 
 export interface EditorToolbarProps {
@@ -11,13 +16,14 @@ export interface EditorToolbarProps {
   onSave(): void;
   onPalette(): void;
   onLayout(): void;
+  onDelete(): Promise<string | undefined>;
   /** The run controls (they need the jobs and the runner). */
   run: ReactNode;
   onMessage(message: string | undefined): void;
 }
 
 export function EditorToolbar(props: EditorToolbarProps) {
-  const { controller, workflows, onSave, onPalette, onLayout, run, onMessage } = props;
+  const { controller, workflows, onSave, onPalette, onLayout, onDelete, run, onMessage } = props;
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
   const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
   const { workflow, graph } = snapshot;
@@ -70,9 +76,11 @@ export function EditorToolbar(props: EditorToolbarProps) {
           </button>
           {run}
           <span className="workflow-state">
-            {workflow.name} · version {workflow.version}
+            <WorkflowName key={workflow.id} name={workflow.name} onRename={(name) => controller.rename(name)} /> ·
+            version {workflow.version}
             {snapshot.dirty ? " · unsaved draft" : ""}
           </span>
+          <DeleteWorkflow key={workflow.id} name={workflow.name} onDelete={onDelete} />
         </>
       ) : null}
     </div>

@@ -1,6 +1,6 @@
 /**
- * The editor's own controls, acting as the user: list, open, create and save workflows, and hand edits
- * on the canvas. Each is a user-actor call on the page's own run (audited, never prompted). Unsaved
+ * The editor's own controls, acting as the user: list, open, create, save, rename and delete
+ * workflows, and hand edits on the canvas. Each is a user-actor call on the page's own run (audited, never prompted). Unsaved
  * changes are a draft in IndexedDB that survives a reload; Save sends `expected_version` and reports a
  * conflict instead of overwriting.
  */
@@ -38,6 +38,8 @@ export class EditorController {
   readonly calls: UserCalls;
   #pendingAudit: { group: string; op: DocumentOp; args: Record<string, unknown> } | undefined;
   #auditTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Workflows this page is deleting: their `deleted` event is this page's own act, not news from elsewhere. */
+  readonly #deleting = new Set<string>();
 
   constructor(
     api: Api,
@@ -96,6 +98,45 @@ export class EditorController {
     this.store.open(created);
     await set("open-workflow", created.id);
     return undefined;
+  }
+
+  /**
+   * Renames the open workflow; its graph (and any unsaved draft of it) stays as it is. Sent with the
+   * version the editor holds, so a rename never hides a save made elsewhere meanwhile.
+   */
+  async rename(name: string): Promise<string | undefined> {
+    const { workflow } = this.store.getSnapshot();
+    if (!workflow) return "No workflow is open.";
+    const result = await this.calls.invoke("workflows", "update", [
+      { workflow_id: workflow.id, name, expected_version: workflow.version },
+    ]);
+    if (!result.ok) return result.error.message;
+    this.store.markRenamed(result.value as Workflow);
+    return undefined;
+  }
+
+  /** Deletes the open workflow and its draft, then opens the newest one left (or none). */
+  async remove(): Promise<string | undefined> {
+    const { workflow } = this.store.getSnapshot();
+    if (!workflow) return "No workflow is open.";
+    this.#deleting.add(workflow.id);
+    try {
+      const result = await this.calls.invoke("workflows", "delete", [workflow.id]);
+      if (!result.ok) return result.error.message;
+      this.store.close();
+    } finally {
+      this.#deleting.delete(workflow.id);
+    }
+    await del(`draft:${workflow.id}`);
+    const next = (await this.list()).find((w) => w.id !== workflow.id);
+    if (next) return this.open(next.id);
+    await del("open-workflow");
+    return undefined;
+  }
+
+  /** A workflow was deleted by an action, another tab or MCP (not by this page's own Delete). */
+  deletedElsewhere(id: string): void {
+    if (!this.#deleting.has(id)) this.store.deletedElsewhere(id);
   }
 
   async save(): Promise<SaveOutcome> {

@@ -142,6 +142,13 @@ export class EditorStore {
     if (this.#snapshot.workflow?.id === id && !this.#snapshot.deleted) this.#set({ deleted: true });
   }
 
+  /** After a rename here: the stored name and version; the graph, and any draft of it, stay. */
+  markRenamed(workflow: Workflow): void {
+    const open = this.#snapshot.workflow;
+    if (open?.id !== workflow.id) return;
+    this.#set({ workflow: { ...open, name: workflow.name, version: workflow.version } });
+  }
+
   /** After a successful save: the stored version and graph are now what the editor shows. */
   markSaved(workflow: Workflow): void {
     this.#saved = workflow.graph;

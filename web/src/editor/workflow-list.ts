@@ -35,7 +35,7 @@ export class WorkflowList {
     const others = this.#items.filter((w) => w.id !== workflow.id);
     if (change === "deleted") {
       this.#set(others);
-      this.controller.store.deletedElsewhere(workflow.id);
+      this.controller.deletedElsewhere(workflow.id);
       return;
     }
     const known = this.#items.find((w) => w.id === workflow.id);
