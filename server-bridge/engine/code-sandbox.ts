@@ -99,7 +99,7 @@ function outputOf(
   switch (error.code) {
     case "timeout":
       throw new NodeError(
-        `The code ran past its time limit of ${at.timeoutMs} ms (data.timeout_ms) and was stopped. Do less in it, or raise timeout_ms (at most 30000).`,
+        `The code ran past its time limit of ${at.timeoutMs} ms (its "timeout_ms") and was stopped. Do less in it, or raise timeout_ms (at most 30000).`,
         "timeout",
       );
     case "cancelled":

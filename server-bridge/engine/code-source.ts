@@ -41,7 +41,7 @@ const MAX_ACTION_CHARS = 1_000_000;
 const PARSE: Options = { ecmaVersion: "latest", sourceType: "module" };
 
 const SHAPE =
-  "data.code must be a function expression such as (input) => input.n * 2, or a function body that uses input and ends in return";
+  "The code must be a function expression such as (input) => input.n * 2, or a function body that uses input and ends in return";
 
 /**
  * The input as the code sees it (the contract above): plain JSON, an asset as `{$asset: id}` and bytes
@@ -91,7 +91,7 @@ function formOf(code: string): Form {
     return {
       ok: false,
       code: "action_failed",
-      message: `data.code is an expression, not a function: write it as a function of input, e.g. (input) => ${code.trim().slice(0, 80)}.`,
+      message: `The code is an expression, not a function: write it as a function of input, e.g. (input) => ${code.trim().slice(0, 80)}.`,
     };
   }
   let program: Program;
@@ -99,7 +99,7 @@ function formOf(code: string): Form {
     program = parse(code, { ...PARSE, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true });
   } catch (err) {
     const why = err instanceof SyntaxError ? err.message : "it does not parse";
-    return { ok: false, code: "action_failed", message: `data.code has a syntax error: ${why}. ${SHAPE}.` };
+    return { ok: false, code: "action_failed", message: `The code has a syntax error: ${why}. ${SHAPE}.` };
   }
   for (const statement of program.body) {
     if (statement.type === "ImportDeclaration") return refusal(String(statement.source.value));
@@ -107,7 +107,7 @@ function formOf(code: string): Form {
       return {
         ok: false,
         code: "action_failed",
-        message: `data.code cannot export anything: return the output instead. ${SHAPE}.`,
+        message: `The code cannot export anything: return the output instead. ${SHAPE}.`,
       };
     }
   }

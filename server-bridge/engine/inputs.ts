@@ -3,6 +3,7 @@
  * values set in `node.data`) and when a value arrives on an edge whose type is only known at run time.
  */
 import { type InputSpec, matchesType, type NodeType, typeName } from "../../shared/graph/node-types.ts";
+import type { InputProblem } from "./problems.ts";
 
 /** Why `value` does not fit `spec`, or undefined when it fits. */
 export function inputProblem(
@@ -43,31 +44,28 @@ export function isUnset(spec: InputSpec, value: unknown): boolean {
 
 /**
  * The values an unconnected node gets from `data` and defaults: declared inputs, then (for a type with
- * dynamic inputs) every other key of `data`. Problems name the input and what to do.
+ * dynamic inputs) every other key of `data`. Problems say which input and why; problems.ts words them.
  */
 export function literalInputs(
   type: NodeType,
   data: Readonly<Record<string, unknown>>,
   wired: ReadonlySet<string>,
-): { values: Record<string, unknown>; problems: string[] } {
+): { values: Record<string, unknown>; problems: InputProblem[] } {
   const values: Record<string, unknown> = {};
-  const problems: string[] = [];
+  const problems: InputProblem[] = [];
   for (const spec of type.inputs) {
     if (wired.has(spec.name)) continue;
     const given = Object.hasOwn(data, spec.name) ? data[spec.name] : undefined;
     const value = isUnset(spec, given) ? spec.default : given;
     if (value === undefined) {
       if (spec.required) {
-        problems.push(
-          spec.handle === false
-            ? `input "${spec.name}" is required: set data.${spec.name}`
-            : `input "${spec.name}" is required: connect an edge to it or set data.${spec.name}`,
-        );
+        const { name: input, description } = spec;
+        problems.push({ kind: "required", input, description, connectable: spec.handle !== false });
       }
       continue;
     }
     const problem = inputProblem(spec, value);
-    if (problem) problems.push(`input "${spec.name}" ${problem}`);
+    if (problem) problems.push({ kind: "invalid", input: spec.name, detail: problem });
     else values[spec.name] = value;
   }
   if (type.dynamicInputs) {
@@ -77,7 +75,7 @@ export function literalInputs(
         continue;
       }
       const problem = inputProblem(dynamic, value);
-      if (problem) problems.push(`input "${name}" ${problem}`);
+      if (problem) problems.push({ kind: "invalid", input: name, detail: problem });
       else values[name] = value;
     }
   }

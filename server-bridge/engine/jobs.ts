@@ -36,7 +36,7 @@ import {
   readJob,
 } from "./job-store.ts";
 import { type LiveJob, nodesJson, settleRow, signalProgress, writeProgress } from "./live-job.ts";
-import { planGraph } from "./plan.ts";
+import { issueOf, planGraph } from "./plan.ts";
 import { executePlan, type RunFailure } from "./scheduler.ts";
 import { Waiters } from "./waiters.ts";
 
@@ -118,11 +118,11 @@ export class JobEngine {
     const inputs = fromJsonText(toJsonText(input.inputs)) as Record<string, unknown>;
     const planned = planGraph(graph);
     if (!planned.ok) {
-      const issues = planned.problems.map((p) => p.message);
+      const messages = planned.problems.map((p) => p.message);
       throw new CodedError({
         code: "capability_failed",
-        message: `The workflow cannot run; fix its graph first (${issues.length} problem${issues.length === 1 ? "" : "s"}): ${issues.slice(0, 5).join(" ")}`,
-        issues,
+        message: `The workflow cannot run; fix its graph first (${messages.length} problem${messages.length === 1 ? "" : "s"}): ${messages.slice(0, 5).join(" ")}`,
+        issues: planned.problems.map(issueOf),
       });
     }
     const { user_id: userId, session_id: sessionId, run_id: startedBy } = from.context;

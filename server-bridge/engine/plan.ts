@@ -2,7 +2,8 @@
  * Graph validation before anything runs, and the plan the scheduler walks. A graph runs only when it
  * has no problem: unknown node types, edges between handles that do not exist or whose types cannot
  * meet, two edges into one input, required inputs neither connected nor set, slots or variables with
- * no value, cycles. Each problem names the node (and edge) and what to change.
+ * no value, cycles. Each problem names the node (and edge) and what to change; a node's own problems
+ * read as problems.ts words them (its title, its field's label) and carry the field's path.
  */
 import { closestNames } from "../../shared/capabilities/table.ts";
 import { type Graph, type GraphNode, validateGraph } from "../../shared/graph/document.ts";
@@ -18,12 +19,21 @@ import {
 import { EXECUTORS } from "./executors/index.ts";
 import { expressionVariables, parseExpression } from "./expression.ts";
 import { isInputName, literalInputs } from "./inputs.ts";
+import { fieldPath, inputProblemText, nodeLabel, unfilledText } from "./problems.ts";
 import type { Executor } from "./types.ts";
 
 export interface GraphIssue {
   node_id?: string;
   edge_id?: string;
+  /** Where the problem is, for scripts and agents: `nodes.<id>.data.<input>`. */
+  path?: string;
+  /** For the person at the editor (and the model): the node's title and the field's label. */
   message: string;
+}
+
+/** A problem as a failure's `issues` lists it, for scripts and agents: `nodes.<id>.data.<input>: <message>`. */
+export function issueOf(problem: GraphIssue): string {
+  return problem.path ? `${problem.path}: ${problem.message}` : problem.message;
 }
 
 export interface Wire {
@@ -139,17 +149,24 @@ export function planGraph(graph: Graph): PlanResult {
     if (!type || !executor) return;
     const wired = new Set((wires[i] ?? []).map((w) => w.input));
     const literal = literalInputs(type, node.data, wired);
-    for (const message of literal.problems)
-      problems.push({ node_id: node.id, message: `node "${node.id}" (${type.id}): ${message}.` });
+    const label = nodeLabel(graph, node);
+    for (const problem of literal.problems) {
+      problems.push({
+        node_id: node.id,
+        path: fieldPath(node, problem.input),
+        message: `${label}: ${inputProblemText(problem)}.`,
+      });
+    }
     for (const message of dynamicProblems(type, literal.values, wired)) {
-      problems.push({ node_id: node.id, message: `node "${node.id}" (${type.id}): ${message}` });
+      problems.push({ node_id: node.id, message: `${label}: ${message}` });
     }
     if (type.id === "workflow.output" && typeof literal.values.name === "string") {
       const name = literal.values.name;
       if (outputs.some((o) => o.name === name))
         problems.push({
           node_id: node.id,
-          message: `two workflow.output nodes are named "${name}"; give each its own name.`,
+          path: fieldPath(node, "name"),
+          message: `${label}: another ${type.title} node is named "${name}" too; give each its own name.`,
         });
       outputs.push({ name, index: i });
     }
@@ -172,18 +189,12 @@ function dynamicProblems(type: NodeType, values: Record<string, unknown>, wired:
   const has = (name: string) => wired.has(name) || values[name] !== undefined;
   if (type.id === "text.template" && typeof values.template === "string") {
     const missing = templateInputs(values.template).filter((name) => !has(name));
-    if (missing.length)
-      return [
-        `template slots ${missing.map((n) => `{{${n}}}`).join(", ")} have no value: connect an input of that name or set it in data.`,
-      ];
+    if (missing.length) return [`${unfilledText("slot", missing)}.`];
   }
   if (type.id === "math.expression" && typeof values.expression === "string") {
     try {
       const missing = [...expressionVariables(parseExpression(values.expression))].filter((name) => !has(name));
-      if (missing.length)
-        return [
-          `variables ${missing.map((n) => `"${n}"`).join(", ")} have no value: connect an input of that name or set it in data.`,
-        ];
+      if (missing.length) return [`${unfilledText("variable", missing)}.`];
     } catch (err) {
       return [err instanceof Error ? err.message : "the expression is not valid."];
     }

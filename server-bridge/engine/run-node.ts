@@ -9,6 +9,7 @@ import { findNodeType, nodeTypeIds } from "../../shared/graph/node-types.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
 import { EXECUTORS } from "./executors/index.ts";
 import { literalInputs } from "./inputs.ts";
+import { inputArgumentText } from "./problems.ts";
 import { unexpectedFailure } from "./scheduler.ts";
 import type { CodeRunner, NodeOutputs } from "./types.ts";
 
@@ -38,11 +39,11 @@ export async function runNode(
   }
   const literal = literalInputs(type, inputs, new Set());
   if (literal.problems.length > 0) {
-    const issues = literal.problems.map((p) => `inputs.${p.replace(/^input "([^"]+)"/, "$1")}`);
+    const texts = literal.problems.map(inputArgumentText);
     throw new CodedError({
       code: "invalid_tool_arguments",
-      message: `Inputs for ${nodeType} do not fit: ${literal.problems.join("; ")}. nodes.info("${nodeType}") lists its inputs.`,
-      issues,
+      message: `Inputs for ${nodeType} do not fit: ${texts.map((t) => t.message).join("; ")}. nodes.info("${nodeType}") lists its inputs.`,
+      issues: texts.map((t) => t.issue),
     });
   }
   const deadline = new AbortController();

@@ -103,7 +103,7 @@ export function fillTemplate(
   template: string,
   values: (name: string) => unknown,
   where: string,
-  hint = (name: string) => `Connect an input named "${name}" or set data.${name}.`,
+  hint = (name: string) => `Connect a node to input "${name}" or fill it in.`,
 ): string {
   let out = "";
   let last = 0;

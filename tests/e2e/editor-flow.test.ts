@@ -131,6 +131,30 @@ export default done.applied;`,
     );
     expect(app.problems).toEqual([]);
   });
+  it("says what a node lacks by its title and the field's label, never by the graph's internals (data.name)", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Half done");
+    await addNode(page, "number", "constant.number");
+    await addNode(page, "output", "workflow.output");
+    await connect(page, { node: "constant_number", handle: "output" }, { node: "workflow_output", handle: "value" });
+    await addNode(page, "template", "text.template");
+    await select(page, "text_template");
+    await inspector(page)
+      .getByRole("textbox", { name: /^template/ })
+      .fill("Hello {{who}}");
+
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    const banner = page.locator(".editor-pane .banner[role=status]");
+    await banner.getByText("cannot run").waitFor();
+    const text = (await banner.textContent()) ?? "";
+    expect(text).toContain(`Workflow output: "name" (the output's name) is required; fill it in.`);
+    expect(text).toContain('Template: slot {{who}} has no value; connect a node to input "who" or fill it in.');
+    expect(text).not.toMatch(/data\.|\(workflow\.output\)|node "workflow_output"/);
+    expect(app.problems).toEqual([]);
+  });
+
   it("asks for the graph's workflow inputs beside Run workflow and runs with what the person typed", async () => {
     await using app = await openApp();
     const { page } = app;

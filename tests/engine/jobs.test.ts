@@ -235,9 +235,10 @@ describe("jobs on real graphs", () => {
     const error = errorOf(await call(WORKFLOWS, "run", [{ graph }]));
     expect(error.code).toBe("capability_failed");
     expect(error.message).toMatch(/^The workflow cannot run; fix its graph first \(2 problems\)/);
+    expect(error.message).toContain('Add: "a" expects a number, got string.');
     expect(error.issues).toEqual([
       expect.stringContaining('node "a" has unknown type "text.lenght". Did you mean "text.length"'),
-      'node "b" (math.add): input "a" expects a number, got string.',
+      'nodes.b.data.a: Add: "a" expects a number, got string.',
     ]);
     expect(await server.app.store.sql("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
     expect(errorOf(await call(JOBS, "get", ["job_nope"]))).toMatchObject({ code: "capability_failed" });

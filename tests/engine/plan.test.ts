@@ -61,25 +61,33 @@ describe("planGraph", () => {
   });
 
   it("refuses required inputs neither connected nor set, bad literal values, unfilled slots and variables", () => {
-    const found = problems({
+    const result = planGraph({
       nodes: [
         node("len", "text.length"),
         node("clamp", "math.clamp", { value: "7" }),
         node("tpl", "text.template", { template: "{{a}} and {{b}}", a: 1 }),
         node("expr", "math.expression", { expression: "x + y", x: 1 }),
         node("bad", "math.expression", { expression: "1 +" }),
-        node("out", "workflow.output"),
+        { ...node("out", "workflow.output"), title: "Answer" },
       ],
       edges: [],
     });
-    expect(found).toEqual([
-      'node "len" (text.length): input "text" is required: connect an edge to it or set data.text.',
-      'node "clamp" (math.clamp): input "value" expects a number, got string.',
-      'node "tpl" (text.template): template slots {{b}} have no value: connect an input of that name or set it in data.',
-      'node "expr" (math.expression): variables "y" have no value: connect an input of that name or set it in data.',
-      expect.stringMatching(/^node "bad" \(math.expression\): Expression "1 \+" is not valid/),
-      'node "out" (workflow.output): input "name" is required: set data.name.',
-      'node "out" (workflow.output): input "value" is required: connect an edge to it or set data.value.',
+    if (result.ok) throw new Error("expected problems");
+    // Each reads as the editor shows the node (its title; its id only when two read the same) and the
+    // field (its label), never as graph internals; where it is travels beside it as a path.
+    expect(result.problems.map((p) => p.message)).toEqual([
+      'Text length: "text" (the text) is required; connect a node to it or fill it in.',
+      'Clamp: "value" expects a number, got string.',
+      'Template: slot {{b}} has no value; connect a node to input "b" or fill it in.',
+      'Expression (expr): variable "y" has no value; connect a node to input "y" or fill it in.',
+      expect.stringMatching(/^Expression \(bad\): Expression "1 \+" is not valid/),
+      `Answer: "name" (the output's name) is required; fill it in.`,
+      'Answer: "value" (the result) is required; connect a node to it or fill it in.',
+    ]);
+    expect(result.problems.map((p) => p.message).join(" ")).not.toMatch(/data\.|\bdata\b/);
+    expect(result.problems.filter((p) => p.node_id === "out").map((p) => p.path)).toEqual([
+      "nodes.out.data.name",
+      "nodes.out.data.value",
     ]);
   });
 
@@ -98,7 +106,7 @@ describe("planGraph", () => {
         ],
         edges: [],
       }),
-    ).toEqual([expect.stringMatching(/two workflow.output nodes are named "r"/)]);
+    ).toEqual(['Workflow output (o2): another Workflow output node is named "r" too; give each its own name.']);
   });
 
   it("refuses a dynamic input that is not an identifier", () => {

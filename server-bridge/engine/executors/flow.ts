@@ -26,7 +26,7 @@ export const flowExecutors: Record<string, Executor> = {
     if (Object.hasOwn(ctx.workflowInputs, name)) return { output: ctx.workflowInputs[name] };
     if (inputs.default !== undefined) return { output: inputs.default };
     throw new NodeError(
-      `workflow.input "${name}" has no value: pass inputs: { ${JSON.stringify(name)}: ... } when running the workflow, or set data.default.`,
+      `workflow.input "${name}" has no value: pass inputs: { ${JSON.stringify(name)}: ... } when running the workflow, or fill in its "default".`,
     );
   },
   // Recorded on the node, not a handle: the engine reads it into the job's outputs.<name>.

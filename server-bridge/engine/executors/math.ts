@@ -32,7 +32,7 @@ function expression(inputs: NodeInputs): { output: number } {
   );
   if (missing.length > 0) {
     throw new NodeError(
-      `math.expression: no value for ${missing.map((n) => `"${n}"`).join(", ")}. Connect an input of that name or set it in data.`,
+      `math.expression: no value for ${missing.map((n) => `"${n}"`).join(", ")}. Connect a node to an input of that name or fill it in.`,
     );
   }
   return finite(
