@@ -126,6 +126,9 @@ describe("renaming and deleting a workflow from the editor", () => {
     await page.keyboard.press("Backspace");
     await page.keyboard.press("Enter");
     await page.getByRole("alert").getByText("cannot be empty").waitFor();
+    expect(await page.getByRole("alert").textContent()).toBe(
+      "Not renamed. A workflow needs a name; it cannot be empty.",
+    );
     await field.fill("x".repeat(201));
     await field.press("Enter");
     await page.getByRole("alert").getByText("at most 200 characters").waitFor();

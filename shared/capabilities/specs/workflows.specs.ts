@@ -10,8 +10,8 @@ const WorkflowId = z.string().min(1).max(200).describe("The workflow's id");
 /** Refusals a person renaming a workflow in the editor reads as they are. */
 const WorkflowName = z
   .string()
-  .min(1, "a workflow needs a name; it cannot be empty")
-  .max(200, "a workflow's name can be at most 200 characters");
+  .min(1, "A workflow needs a name; it cannot be empty.")
+  .max(200, "A workflow's name can be at most 200 characters.");
 
 const WorkflowSummary = z
   .strictObject({

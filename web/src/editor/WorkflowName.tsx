@@ -78,8 +78,8 @@ export function WorkflowName({ name, onRename }: WorkflowNameProps) {
         }}
       />
       {problem ? (
-        <span className="field-problem" id="rename-workflow-problem" role="alert">
-          Not renamed: {problem}
+        <span className="field-problem rename-problem" id="rename-workflow-problem" role="alert">
+          Not renamed. {problem}
         </span>
       ) : null}
     </form>

@@ -7,6 +7,7 @@
 import { del, get, set } from "idb-keyval";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
+import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
@@ -30,6 +31,19 @@ export interface Edit {
 }
 
 export type SaveOutcome = { ok: true } | { ok: false; conflict: boolean; message: string };
+
+/**
+ * A refusal of what the person typed into one field, in the schema's own words for that field (the
+ * `issues` entries are `path: message`, DESIGN.md section 5); any other refusal keeps its message.
+ */
+function fieldRefusal(error: FailurePayload, field: string): string {
+  const prefix = `${field}: `;
+  const own =
+    error.code === "invalid_tool_arguments"
+      ? (error.issues ?? []).filter((i) => i.startsWith(prefix)).map((i) => i.slice(prefix.length))
+      : [];
+  return own.length > 0 ? own.join("; ") : error.message;
+}
 
 /** A hand edit's audit waits while its group (one field's keystrokes) goes on: one audit per edit. */
 const AUDIT_SETTLE_MS = 800;
@@ -110,7 +124,7 @@ export class EditorController {
     const result = await this.calls.invoke("workflows", "update", [
       { workflow_id: workflow.id, name, expected_version: workflow.version },
     ]);
-    if (!result.ok) return result.error.message;
+    if (!result.ok) return fieldRefusal(result.error, "name");
     this.store.markRenamed(result.value as Workflow);
     return undefined;
   }
