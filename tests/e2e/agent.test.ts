@@ -8,43 +8,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { AgentConfig } from "../../server-bridge/config.ts";
-import { type FakeModelServer, startFakeOpenAI } from "../support/fake-models.ts";
+import { startFakeOpenAI } from "../support/fake-models.ts";
+import { action, agent, conversation, KEY, send } from "./agent-page.ts";
 import { openApp, WEB_DIR } from "./browser.ts";
 import { dialog } from "./panel.ts";
-
-const KEY = "sk-e2e-9f8e7d6c5b4a39281706SECRET";
-
-function agent(fake: FakeModelServer, extra: Partial<AgentConfig> = {}): AgentConfig {
-  return {
-    openaiBaseUrl: fake.url,
-    openaiApiKey: KEY,
-    stepTokens: 1000,
-    threadTokens: 1_000_000,
-    dailyTokens: 1_000_000,
-    stepCap: 20,
-    ...extra,
-  };
-}
-
-const action = (code: string, extra: Record<string, unknown> = {}) => ({
-  name: "execute_code",
-  arguments: JSON.stringify({ risk: "low", description: "an action", code, ...extra }),
-});
 
 const CREATE_DEMO = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 const made = await workflows.create({ name: "Demo", _message: "the workflow you asked for" });
 export default made.name;`;
-
-async function send(page: import("playwright-core").Page, text: string) {
-  const box = page.getByRole("textbox", { name: "Message" });
-  await box.fill(text);
-  await box.press("Enter");
-}
-
-function conversation(page: import("playwright-core").Page) {
-  return page.getByRole("region", { name: "Conversation" });
-}
 
 describe("the agent in the panel", () => {
   it("runs a request: an action, its approval in the dialog, the observation back to the model, the answer", async () => {

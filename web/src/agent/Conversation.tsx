@@ -14,6 +14,7 @@ import type { Api } from "../transport.ts";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { StepCard } from "./StepCard.tsx";
+import { ThreadBar } from "./ThreadBar.tsx";
 import { type Entry, useAgent } from "./useAgent.ts";
 
 export interface ConversationProps {
@@ -25,8 +26,8 @@ export interface ConversationProps {
 function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
-  const [renaming, setRenaming] = useState<string | undefined>();
   const scroller = useRef<HTMLElement>(null);
+  const prompt = useRef<HTMLTextAreaElement>(null);
   // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the
   // person sends or asks for earlier ones, else the newest page of the thread on screen.
   const [logWindow, setLogWindow] = useState<{ threadId: string | undefined; hidden: number }>();
@@ -66,66 +67,19 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
   };
-  const current = agent.threads.find((t) => t.id === agent.threadId);
 
   return (
     <div className="conversation-panel">
-      <div className="threads toolbar">
-        <label>
-          Conversations{" "}
-          <select
-            value={agent.threadId ?? ""}
-            disabled={agent.running}
-            onChange={(event) => void agent.open(event.target.value || undefined)}
-          >
-            <option value="">New conversation</option>
-            {agent.threads.map((thread) => (
-              <option key={thread.id} value={thread.id}>
-                {thread.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={() => void agent.newThread()} disabled={agent.running}>
-          New conversation
-        </button>
-        {current && renaming === undefined ? (
-          <>
-            <button type="button" onClick={() => setRenaming(current.title)}>
-              Rename
-            </button>
-            <button type="button" onClick={() => void agent.remove()} disabled={agent.running}>
-              Delete
-            </button>
-          </>
-        ) : null}
-        {renaming !== undefined ? (
-          <form
-            className="rename"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void agent.rename(renaming).then(() => setRenaming(undefined));
-            }}
-          >
-            <label>
-              Title{" "}
-              <input
-                value={renaming}
-                // biome-ignore lint/a11y/noAutofocus: the field the person just asked for
-                autoFocus
-                onChange={(event) => setRenaming(event.target.value)}
-                onKeyDown={(event) => event.key === "Escape" && setRenaming(undefined)}
-              />
-            </label>
-            <button type="submit">Save title</button>
-          </form>
-        ) : null}
-        {current ? (
-          <span className="hint">
-            {current.usage.input_tokens + current.usage.output_tokens} tokens in this conversation
-          </span>
-        ) : null}
-      </div>
+      <ThreadBar
+        threads={agent.threads}
+        threadId={agent.threadId}
+        running={agent.running}
+        open={agent.open}
+        newThread={agent.newThread}
+        rename={agent.rename}
+        remove={agent.remove}
+        onFresh={() => prompt.current?.focus()}
+      />
       {/* The section lays its one child out bottom-up (column-reverse): it stays scrolled to the newest
           message as the conversation grows, with no script scrolling it, and stays put when the person
           has scrolled up to read. */}
@@ -181,7 +135,13 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
       <form className="composer" onSubmit={submit}>
         <label className="message">
           Message
-          <textarea value={draft} rows={3} onChange={(event) => setDraft(event.target.value)} onKeyDown={onKey} />
+          <textarea
+            ref={prompt}
+            value={draft}
+            rows={3}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={onKey}
+          />
         </label>
         <div className="toolbar">
           <button type="submit" disabled={agent.running || !draft.trim()}>

