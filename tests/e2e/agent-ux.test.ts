@@ -63,4 +63,30 @@ describe("the agent panel, for a first-time user", () => {
     expect(await page.getByRole("option", { name: "plan my week" }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+  it("puts the cursor in the message box after New conversation, so the person just types", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ text: "Answer in the first conversation." }, { text: "Answer in the second conversation." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "first request");
+    await conversation(page).getByText("Answer in the first conversation.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+
+    // From the keyboard alone: to New conversation, press it, type, Enter sends.
+    const box = page.getByRole("textbox", { name: "Message" });
+    await page.getByRole("button", { name: "New conversation" }).focus();
+    await page.keyboard.press("Enter");
+    await conversation(page).getByText("Ask the agent to do something").waitFor();
+    expect(await focused(page)).toBe("textarea:Message");
+    await page.keyboard.type("second request");
+    expect(await box.inputValue()).toBe("second request");
+    await page.keyboard.press("Enter");
+    await conversation(page).getByText("Answer in the second conversation.").waitFor();
+    expect(await conversation(page).getByText("Answer in the first conversation.").count()).toBe(0);
+    const titles = await server.app.store.sql("SELECT title FROM agent_threads ORDER BY created_at").all();
+    expect(titles).toEqual([{ title: "first request" }, { title: "second request" }]);
+    expect(app.problems).toEqual([]);
+  });
 });

@@ -2,8 +2,8 @@
  * The conversation's toolbar: the thread list, New conversation, Rename, and Delete, which asks first
  * in a modal dialog naming the conversation (a deleted conversation cannot be brought back). The
  * dialog takes focus on its Delete button, so Enter confirms; Escape or Cancel keeps the conversation
- * and gives focus back to the toolbar's Delete. A confirmed delete hands focus to the caller
- * (`onFresh`), which puts it in the message box, where the person types next.
+ * and gives focus back to the toolbar's Delete. New conversation and a confirmed delete hand focus to
+ * the caller (`onFresh`), which puts it in the message box, where the person types next.
  */
 import { useEffect, useRef, useState } from "react";
 import type { ThreadSummary } from "./useAgent.ts";
@@ -16,7 +16,7 @@ export interface ThreadBarProps {
   newThread(): Promise<void>;
   rename(title: string): Promise<void>;
   remove(): Promise<void>;
-  /** The person starts over (the open conversation deleted): focus goes where they type. */
+  /** The person starts over (a new conversation, or the open one deleted): focus goes where they type. */
   onFresh(): void;
 }
 
@@ -42,7 +42,15 @@ export function ThreadBar({ threads, threadId, running, open, newThread, rename,
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => void newThread()} disabled={running}>
+      <button
+        type="button"
+        onClick={() => {
+          // The person wants to write: the cursor goes to the message box, as in any chat.
+          onFresh();
+          void newThread();
+        }}
+        disabled={running}
+      >
         New conversation
       </button>
       {current && renaming === undefined ? (
