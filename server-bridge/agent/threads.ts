@@ -2,9 +2,10 @@
  * Conversation threads in the store, owned by their user: the thread list, rename, delete, and the
  * messages of each in order. A model turn is written as an interrupted assistant message when it
  * starts and completed when it ends, so a turn cut by a crash or a reload shows as interrupted, never
- * as if it had finished, and is never replayed silently.
+ * as if it had finished, and is never replayed silently. Why a request ended early is stored on its
+ * last assistant message (`end`), so every read of the thread says it again.
  */
-import { AgentMessage, type TokenUsage } from "../../shared/agent/messages.ts";
+import { AgentMessage, type TokenUsage, type TurnEnd } from "../../shared/agent/messages.ts";
 import { newId } from "../../shared/gate/approvals.ts";
 import { CodedError, failure } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
@@ -167,6 +168,22 @@ export class ThreadStore {
       await this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
       return seqs;
     });
+  }
+
+  /**
+   * Records why the thread's latest request ended without a final answer, on its last assistant
+   * message. Answers false when that request has no stored assistant message (it stopped before its
+   * first model turn reached the server): there is nothing to say it on.
+   */
+  async end(userId: string, threadId: string, ended: TurnEnd): Promise<boolean> {
+    const stored = await this.messages(userId, threadId);
+    const last = stored.findLast((m) => m.message.role !== "tool");
+    if (last?.message.role !== "assistant") return false;
+    const message: AgentMessage = { ...last.message, ended };
+    await this.store
+      .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
+      .run(JSON.stringify(message), threadId, last.seq);
+    return true;
   }
 
   /**

@@ -7,10 +7,10 @@
  * ask with the same request id (a socket that reconnected) joins the same call and resumes after the
  * last event it saw: the provider is never called twice. A joiner gets what was published since its
  * last batch as one batch; text is published as it streams, the rest with the turn's end. When the
- * turn ends, the assistant message is written whole with its tokens. A dropped socket never stops a
+ * turn ends, the assistant message is written whole with its tokens (and, if it failed, why). A dropped socket never stops a
  * turn; `stop` does.
  */
-import type { AgentMessage, ModelEvent, TokenUsage, ToolCall } from "../../shared/agent/messages.ts";
+import type { AgentMessage, ModelEvent, TokenUsage, ToolCall, TurnEnd } from "../../shared/agent/messages.ts";
 import { AGENT_SYSTEM_PROMPT } from "../../shared/agent/prompt.ts";
 import { isCodedError } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
@@ -150,7 +150,16 @@ export class AgentTurns {
     }
   }
 
-  async #steps(turn: Turn, ask: TurnAsk, emit: (event: ModelEvent) => void, failed: () => boolean): Promise<void> {
+  async #steps(turn: Turn, ask: TurnAsk, publish: (event: ModelEvent) => void, failed: () => boolean): Promise<void> {
+    // Why the turn ended early, stored with its message: the host that asked may be gone (a reload).
+    let ended: TurnEnd | undefined;
+    const emit = (event: ModelEvent) => {
+      if (event.type === "error") {
+        const status = turn.controller.signal.aborted ? "stopped" : "failed";
+        ended ??= { status, message: `${event.code}: ${event.message}` };
+      }
+      publish(event);
+    };
     const fail = (code: Extract<ModelEvent, { type: "error" }>["code"], message: string) =>
       emit({ type: "error", code, message });
     const { userId } = turn;
@@ -213,6 +222,7 @@ export class AgentTurns {
     } finally {
       const message: AgentMessage = { role: "assistant", text: text.join(""), tool_calls: finished ? calls : [] };
       if (!finished) message.interrupted = true;
+      if (!finished && ended) message.ended = ended;
       try {
         await this.threads.complete(userId, ask.threadId, seq, message, usage, ask.chargeTo);
       } catch (err) {

@@ -1,12 +1,12 @@
 /**
  * The agent's procedures (DESIGN.md section 11): threads (list, create, rename, delete, their
- * messages), the model list, and a model turn as a subscription on the page's socket (or SSE over the
+ * messages, why a request ended early), the model list, and a model turn as a subscription on the page's socket (or SSE over the
  * HTTP fallback): each event `tracked()` with its id, so a resubscription with the same request id
  * resumes the same provider call after the last event it saw. Keys never leave the server.
  */
 import { tracked } from "@trpc/server";
 import { z } from "zod";
-import { AgentMessage, type TurnBatch } from "../../shared/agent/messages.ts";
+import { AgentMessage, type TurnBatch, TurnEnd } from "../../shared/agent/messages.ts";
 import { NO_PROVIDER } from "../agent/models.ts";
 import { resolveImages } from "../agent/request.ts";
 import { authed, router } from "./init.ts";
@@ -38,6 +38,10 @@ export const agentRouter = router({
         const resolved = await resolveImages(ctx.app, ctx.userId, results);
         return { seqs: await ctx.app.agent.threads.append(input.threadId, resolved) };
       }),
+    /** Records why the latest request ended without a final answer (the page's loop knows: Stop, the step cap...). */
+    end: authed.input(z.object({ threadId: Id, ended: TurnEnd })).mutation(async ({ ctx, input }) => ({
+      recorded: await ctx.app.agent.threads.end(ctx.userId, input.threadId, input.ended),
+    })),
     rename: authed
       .input(z.object({ threadId: Id, title: z.string().min(1).max(200) }))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.rename(ctx.userId, input.threadId, input.title)),

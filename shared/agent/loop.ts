@@ -9,7 +9,7 @@
  * No DOM, no Node APIs: the model, the executor and the viewer are all injected.
  */
 import type { ExecutedAction } from "../sandbox/executor.ts";
-import type { AgentMessage, ContentPart, ModelClient, TokenUsage, ToolCall } from "./messages.ts";
+import type { AgentMessage, ContentPart, ModelClient, TokenUsage, ToolCall, TurnEnd } from "./messages.ts";
 import { EXECUTE_CODE, type ExecuteCodeInput, readToolCall, type ViewImageInput } from "./tools.ts";
 
 export const DEFAULT_STEP_CAP = 20;
@@ -20,7 +20,7 @@ export type AgentEvent =
   | { type: "step_started"; call: ToolCall; input?: ExecuteCodeInput | ViewImageInput }
   | { type: "usage"; usage: TokenUsage };
 
-export type AgentStatus = "final" | "step_cap" | "budget" | "stopped" | "failed";
+export type AgentStatus = "final" | TurnEnd["status"];
 
 export interface AgentOutcome {
   status: AgentStatus;
@@ -74,7 +74,7 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
 
   push({ role: "user", content: [{ type: "text", text: options.request }] });
   for (;;) {
-    if (options.signal.aborted) return done("stopped", "Stopped.");
+    if (options.signal.aborted) return done("stopped", "cancelled: Stopped by the user.");
     const streamed = await streamTurn(options, conversation, usage);
     push(streamed.message);
     if (streamed.error) return done(options.signal.aborted ? "stopped" : "failed", streamed.error);
@@ -98,7 +98,7 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
       steps++;
       push(await runTool(options, call));
     }
-    if (options.signal.aborted) return done("stopped", "Stopped.");
+    if (options.signal.aborted) return done("stopped", "cancelled: Stopped by the user.");
     const spent = usage.input_tokens + usage.output_tokens;
     if (options.tokenBudget !== undefined && spent >= options.tokenBudget) {
       return done("budget", `Stopped: this request used ${spent} tokens, its budget is ${options.tokenBudget}.`);

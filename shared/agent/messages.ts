@@ -27,6 +27,17 @@ export const ContentPart = z.discriminatedUnion("type", [
 ]);
 export type ContentPart = z.infer<typeof ContentPart>;
 
+/**
+ * Why a request ended before the model's final answer (Stop, a provider failure, the step cap, the
+ * token budget), as the person was told when it happened. Stored on the request's last assistant
+ * message, so every read of the thread (a reload, switching back to it) says it again.
+ */
+export const TurnEnd = z.object({
+  status: z.enum(["stopped", "failed", "step_cap", "budget"]),
+  message: z.string().max(2000),
+});
+export type TurnEnd = z.infer<typeof TurnEnd>;
+
 export const AgentMessage = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.array(ContentPart).max(100) }),
   z.object({
@@ -35,6 +46,8 @@ export const AgentMessage = z.discriminatedUnion("role", [
     tool_calls: z.array(ToolCall).max(50),
     /** Set when the model's turn did not finish (a cut stream, Stop, a crash): shown, never replayed silently. */
     interrupted: z.boolean().optional(),
+    /** Set when the request ended with this message without a final answer: why (shown after it). */
+    ended: TurnEnd.optional(),
   }),
   z.object({
     role: z.literal("tool"),

@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
-import { agent, conversation, send } from "./agent-page.ts";
+import { action, agent, conversation, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
@@ -87,6 +87,46 @@ describe("the agent panel, for a first-time user", () => {
     expect(await conversation(page).getByText("Answer in the first conversation.").count()).toBe(0);
     const titles = await server.app.store.sql("SELECT title FROM agent_threads ORDER BY created_at").all();
     expect(titles).toEqual([{ title: "first request" }, { title: "second request" }]);
+    expect(app.problems).toEqual([]);
+  });
+  it("says why a turn ended early again after a reload and after switching conversations", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ error: { status: 401 } }, { tool_calls: [action("while (true) {}", { title: "Spin" })] }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    // A provider failure: the server knows why.
+    await send(page, "first request");
+    const refused = conversation(page).getByText(/The provider refused the key/);
+    await refused.waitFor();
+    const failure = (await refused.textContent()) ?? "";
+    expect(failure).toMatch(/^unauthorized: /);
+    await page.reload();
+    await conversation(page).getByText("first request").waitFor();
+    await conversation(page).getByText(failure, { exact: true }).waitFor();
+    // Stop mid-action: only the page knows why.
+    await page.getByRole("button", { name: "New conversation" }).click();
+    await send(page, "second request");
+    await conversation(page).getByText("Running…").waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    const stopped = conversation(page).getByText("cancelled: Stopped by the user.", { exact: true });
+    await stopped.waitFor();
+
+    // A reload opens the newest conversation: it says why it stopped again, in the same words.
+    await page.reload();
+    await conversation(page).getByText("second request").waitFor();
+    await stopped.waitFor();
+    // Switching to the other conversation and back says each one's reason again.
+    const threads = page.getByLabel("Conversations");
+    await threads.selectOption({ label: "first request" });
+    await conversation(page).getByText(failure, { exact: true }).waitFor();
+    expect(await stopped.count()).toBe(0);
+    await threads.selectOption({ label: "second request" });
+    await stopped.waitFor();
+    expect(await conversation(page).getByText(failure, { exact: true }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 });

@@ -171,12 +171,14 @@ export default (await workflows.create({ name: "Child" })).name;`;
     expect(fake.requests).toHaveLength(4);
     await send(page, "again");
     await conversation(page).getByText("This turn was interrupted before it finished.").waitFor();
-    expect(await page.getByRole("alert").first().textContent()).toMatch(/cut off/);
+    await conversation(page)
+      .getByText(/The answer was cut off/)
+      .waitFor();
 
     // The step cap: a model that keeps calling tools is told, then stopped.
     fake.script.push(...Array.from({ length: 4 }, () => ({ tool_calls: [action("export default 1;")] })));
     await send(page, "loop forever");
-    await page.getByRole("alert").filter({ hasText: "step cap" }).waitFor();
+    await conversation(page).getByText("Stopped after 2 steps (the step cap) without a final answer.").waitFor();
   });
 
   it("keeps the newest message in view as a long conversation grows, and leaves a person who scrolled up where they were", async () => {

@@ -244,6 +244,7 @@ const MessageEntry = memo(
             {message.interrupted ? (
               <p className="status failed">This turn was interrupted before it finished.</p>
             ) : null}
+            {message.ended ? <p className="status failed turn-end">{message.ended.message}</p> : null}
             {usage && usage.input_tokens + usage.output_tokens > 0 ? (
               <p className="hint">
                 {usage.input_tokens} in + {usage.output_tokens} out tokens

@@ -3,7 +3,8 @@
  * `send`, which runs the CodeAct loop (shared/agent/loop.ts) with the page's own sandbox as its
  * executor (the same Web Worker, gate and approval dialog a person's action uses) and the server as
  * its model (pageModelClient). What streams in is shown as it comes; when a request ends the thread
- * is read back from the server, which is the record (a reload shows exactly that).
+ * is read back from the server, which is the record (a reload shows exactly that), with why the
+ * request ended early when it did (stored first, so a reload says it too).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DEFAULT_STEP_CAP, runAgent } from "../../../shared/agent/loop.ts";
@@ -208,10 +209,19 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
         repaint.flush();
         const trailing = trailingResults(outcome.added);
         if (trailing.length > 0) await api.agent.threads.append.mutate({ threadId: id, messages: trailing });
+        // Why the request ended early is part of the thread, shown with its last message on every read.
+        const recorded =
+          outcome.status === "final" ||
+          (await api.agent.threads.end
+            .mutate({ threadId: id, ended: { status: outcome.status, message: outcome.answer } })
+            .then(
+              (answer) => answer.recorded,
+              () => false,
+            ));
         // The server's copy is the record: read it back (it holds the turns as they were stored).
         await open(id);
         await refreshThreads();
-        if (outcome.status !== "final") setError(outcome.answer);
+        if (!recorded) setError(outcome.answer);
       } catch (err) {
         repaint.flush();
         setError(`The agent stopped: ${messageOf(err)}`);
