@@ -9,7 +9,7 @@
  * with a cause, an AggregateError, null, a string) yields a fixed `capability_failed` message.
  */
 import { PACK_PREFIX } from "../../shared/capabilities/table.ts";
-import type { Actor, InvokeResult } from "../../shared/capabilities/types.ts";
+import { type Actor, type InvokeResult, waitsOf } from "../../shared/capabilities/types.ts";
 import type { CapabilityRun } from "../../shared/gate/invoke.ts";
 import { FailurePayload, failure } from "../../shared/protocol/errors.ts";
 import { fromWire, toWire } from "../../shared/protocol/values.ts";
@@ -117,7 +117,7 @@ function encodeResult(call: GuestCall, result: InvokeResult): WireCallResult {
   if (!result || typeof result !== "object" || typeof result.ok !== "boolean") {
     return { callId: call.callId, ok: false, error: unexpected(call) };
   }
-  const waited = typeof result.waited_ms === "number" && result.waited_ms > 0 ? { waited_ms: result.waited_ms } : {};
+  const waited = waitsOf(result);
   if (!result.ok) {
     // Re-parsed so only the payload's known fields (code, message, issues, ...) travel: no stack.
     const parsed = FailurePayload.safeParse(result.error);

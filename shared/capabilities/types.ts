@@ -49,10 +49,26 @@ export interface ModuleSpecs {
 
 export type Actor = "agent" | "user";
 
+/**
+ * How long a call waited: `waited_ms`, time the action's deadline does not count (an approval, a child
+ * agent's steps); `approval_ms`, the part of it spent waiting for the person to answer an approval
+ * (an action's own run time leaves it out).
+ */
+export interface CallWaits {
+  waited_ms?: number;
+  approval_ms?: number;
+}
+
 /** What one capability call answers: a value, or a failure as a value. */
-export type InvokeResult =
-  | { ok: true; value: unknown; waited_ms?: number }
-  | { ok: false; error: FailurePayload; waited_ms?: number };
+export type InvokeResult = ({ ok: true; value: unknown } | { ok: false; error: FailurePayload }) & CallWaits;
+
+/** A result's waits, only those that happened, to pass on with it. */
+export function waitsOf(result: CallWaits): CallWaits {
+  const waits: CallWaits = {};
+  if (typeof result.waited_ms === "number" && result.waited_ms > 0) waits.waited_ms = result.waited_ms;
+  if (typeof result.approval_ms === "number" && result.approval_ms > 0) waits.approval_ms = result.approval_ms;
+  return waits;
+}
 
 export function defineSpec<TInput extends z.ZodType, TOutput extends z.ZodType>(
   spec: CapabilitySpec<TInput, TOutput>,

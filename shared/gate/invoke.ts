@@ -147,6 +147,7 @@ async function ladder<TServices>(
   const actor = options.actor ?? "agent";
   const started = performance.now();
   let waited = 0;
+  let approval = 0;
   let category: Category | null = null;
   let decision: AuditRecord["decision"] = "refused";
   const finish = (result: InvokeResult): InvokeResult => {
@@ -162,6 +163,7 @@ async function ladder<TServices>(
       waited_ms: waited,
     });
     if (waited > 0) result.waited_ms = Math.round(waited);
+    if (approval > 0) result.approval_ms = Math.round(approval);
     return result;
   };
   const fail = (code: ErrorCode, message: string, extra: Parameters<typeof failure>[2] = {}) =>
@@ -222,7 +224,8 @@ async function ladder<TServices>(
     } else {
       const askStarted = performance.now();
       const verdict = await ask(run, spec, args, normalised.message, consumed, allowKey);
-      waited = performance.now() - askStarted;
+      approval = performance.now() - askStarted;
+      waited = approval;
       if (verdict.kind !== "allow") return fail(verdict.code, verdict.message);
     }
   }
@@ -251,6 +254,7 @@ async function ladder<TServices>(
     };
     const result: InvokeResult = { ok: true, value: authorization };
     if (waited > 0) result.waited_ms = Math.round(waited);
+    if (approval > 0) result.approval_ms = Math.round(approval);
     return result;
   }
   try {

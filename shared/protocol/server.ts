@@ -65,8 +65,18 @@ export const SessionEvent = z.discriminatedUnion("type", [
 export type SessionEvent = z.infer<typeof SessionEvent>;
 
 export const InvokeAnswer = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown(), waited_ms: z.number().optional() }),
-  z.object({ ok: z.literal(false), error: FailurePayload, waited_ms: z.number().optional() }),
+  z.object({
+    ok: z.literal(true),
+    value: z.unknown(),
+    waited_ms: z.number().optional(),
+    approval_ms: z.number().optional(),
+  }),
+  z.object({
+    ok: z.literal(false),
+    error: FailurePayload,
+    waited_ms: z.number().optional(),
+    approval_ms: z.number().optional(),
+  }),
   z.object({ pending: z.literal(true) }),
 ]);
 export type InvokeAnswer = z.infer<typeof InvokeAnswer>;

@@ -74,9 +74,12 @@ export const ObservationError = z.object({
 export const CallRecord = z.object({
   capability: z.string(),
   ok: z.boolean(),
+  /** The call's own time: from the call to its result, less its wait for an approval. */
   ms: z.number(),
-  /** Time the call spent waiting for an approval (credited to the action's deadline). */
+  /** Time credited to the action's deadline: an approval's wait, a child agent's steps. */
   waited_ms: z.number().optional(),
+  /** Time the call waited for the person to answer its approval. */
+  approval_ms: z.number().optional(),
 });
 
 /** What an action returns to the agent (DESIGN.md section 6). */
@@ -86,7 +89,10 @@ export const Observation = z.object({
   error: ObservationError.optional(),
   logs: z.array(z.string()),
   calls: z.array(CallRecord),
+  /** The action's own run time: wall time less what its calls waited for approvals (`approval_ms`). */
   duration_ms: z.number(),
+  /** Time the action waited for the person to answer approvals, when it did. */
+  approval_ms: z.number().optional(),
   /** Present when the observation was cut to its size limit; a marker is visible where it was cut. */
   truncated: z.boolean().optional(),
 });
@@ -148,8 +154,20 @@ export const CallBatch = z.object({
 export type CallBatch = z.infer<typeof CallBatch>;
 
 export const WireCallResult = z.discriminatedUnion("ok", [
-  z.object({ callId: Id, ok: z.literal(true), value: z.unknown(), waited_ms: z.number().min(0).optional() }),
-  z.object({ callId: Id, ok: z.literal(false), error: FailurePayload, waited_ms: z.number().min(0).optional() }),
+  z.object({
+    callId: Id,
+    ok: z.literal(true),
+    value: z.unknown(),
+    waited_ms: z.number().min(0).optional(),
+    approval_ms: z.number().min(0).optional(),
+  }),
+  z.object({
+    callId: Id,
+    ok: z.literal(false),
+    error: FailurePayload,
+    waited_ms: z.number().min(0).optional(),
+    approval_ms: z.number().min(0).optional(),
+  }),
 ]);
 export type WireCallResult = z.infer<typeof WireCallResult>;
 

@@ -67,6 +67,8 @@ describe("the agent's capabilities", () => {
     expect(result).toMatchObject({ ok: true, value: { status: "final", answer: "Made the workflow.", steps: 1 } });
     // The child's credit reached the call's answer (the parent's deadline does not count it).
     expect(result.waited_ms).toBeGreaterThan(0);
+    // Of it, only the person's answer to run_subtask's own approval was a wait for approval.
+    expect(result.approval_ms ?? 0).toBeLessThan(result.waited_ms ?? 0);
     expect(approver.asked.map((r) => r.capability)).toEqual(["run_subtask", "create_workflow"]);
     expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "from the child" }]);
     const threadId = result.ok ? (result.value as { thread_id: string }).thread_id : "";

@@ -129,4 +129,49 @@ describe("the agent panel, for a first-time user", () => {
     expect(await conversation(page).getByText(failure, { exact: true }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+  it("shows a step's own run time, and its wait for an approval apart, live and after a reload", async () => {
+    const CREATE = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+export default (await workflows.create({ name: "Waited" })).name;`;
+    await using fake = await startFakeOpenAI({
+      script: [{ tool_calls: [action(CREATE, { title: "Create Waited" })] }, { text: "Made Waited." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "make Waited");
+    const approval = page.getByRole("dialog");
+    await approval.getByRole("button", { name: "Allow once" }).waitFor();
+    // The person takes their time to answer.
+    const WAIT_MS = 3000;
+    await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+    await approval.getByRole("button", { name: "Allow once" }).click();
+    await conversation(page).getByText("Made Waited.").waitFor();
+
+    const check = async () => {
+      const step = conversation(page).getByRole("article", { name: /Create Waited/ });
+      const outcome = await step.getByText(/^ok in /).textContent();
+      const shown = /^ok in (.+) · waited (.+) for approval$/.exec(outcome ?? "");
+      expect(shown, `the step says: ${outcome}`).not.toBeNull();
+      const [, own = "", waited = ""] = shown ?? [];
+      expect(msOf(own)).toBeLessThan(WAIT_MS);
+      expect(msOf(waited)).toBeGreaterThanOrEqual(WAIT_MS - 100);
+      const call = await step.getByRole("list", { name: "Capability calls" }).textContent();
+      const callShown = /^create_workflow: ok \((.+) · waited (.+) for approval\)$/.exec(call ?? "");
+      expect(callShown, `the call says: ${call}`).not.toBeNull();
+      expect(msOf(callShown?.[1] ?? "")).toBeLessThan(WAIT_MS);
+      return outcome;
+    };
+    const live = await check();
+    await page.reload();
+    await conversation(page).getByText("Made Waited.").waitFor();
+    expect(await check()).toBe(live);
+    expect(app.problems).toEqual([]);
+  });
 });
+
+/** A shown duration ("180 ms", "3.1 s") in milliseconds. */
+function msOf(text: string): number {
+  const match = /^(\d+(?:\.\d+)?) (ms|s)$/.exec(text);
+  if (!match) throw new Error(`not a duration: ${text}`);
+  return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+}

@@ -311,4 +311,20 @@ describe("limits inside the VM", () => {
     expect(observation).toMatchObject({ ok: true, result: 1 });
     expect(observation.calls[0]?.waited_ms).toBe(400);
   });
+
+  it("leaves an approval's wait out of the action's time and the call's, and states it apart", async () => {
+    const asking: CallRouter = (calls) =>
+      calls.map(
+        () =>
+          new Promise<InvokeResult>((resolve) =>
+            setTimeout(() => resolve({ ok: true, value: 1, waited_ms: 400, approval_ms: 400 }), 400),
+          ),
+      );
+    using waiting = inProcessSandbox(asking);
+    const { observation } = await waiting.run(`${WF} export default await workflows.create("x");`);
+    expect(observation).toMatchObject({ ok: true, result: 1, approval_ms: 400 });
+    expect(observation.calls[0]).toMatchObject({ approval_ms: 400, waited_ms: 400 });
+    expect(observation.duration_ms).toBeLessThan(400);
+    expect(observation.calls[0]?.ms).toBeLessThan(400);
+  });
 });

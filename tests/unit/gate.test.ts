@@ -219,6 +219,7 @@ describe("asking", () => {
         capability: "delete_workflow",
       },
       waited_ms: expect.any(Number),
+      approval_ms: expect.any(Number),
     });
     expect(host.loads).toEqual([]);
     expect(host.monitorCalls).toEqual([]);

@@ -159,6 +159,7 @@ describe("waited_ms", () => {
     expect(await host.run.invoke(READ.name, READ.args)).not.toHaveProperty("waited_ms");
     expect(await host.run.invoke(WRITE.name, WRITE.args)).not.toHaveProperty("waited_ms");
     expect(await host.run.invoke("create_workflow", {})).not.toHaveProperty("waited_ms");
+    expect(await host.run.invoke(WRITE.name, WRITE.args)).not.toHaveProperty("approval_ms");
   });
 
   it("reports the time spent waiting for the person", async () => {
@@ -174,6 +175,7 @@ describe("waited_ms", () => {
     const result = await host.run.invoke(WRITE.name, WRITE.args);
     expect(result.ok).toBe(true);
     expect(result.waited_ms).toBeGreaterThanOrEqual(delay - 5);
+    expect(result.approval_ms).toBe(result.waited_ms);
     expect(host.audits[0]?.waited_ms).toBeGreaterThanOrEqual(delay - 5);
   });
 });

@@ -7,7 +7,7 @@
  * naming another workflow than the open one goes to the server's fallback on the stored workflow.
  */
 import { findModule, moduleSpecifier } from "../../shared/capabilities/table.ts";
-import type { AnySpec } from "../../shared/capabilities/types.ts";
+import { type AnySpec, waitsOf } from "../../shared/capabilities/types.ts";
 import type { Authorization } from "../../shared/gate/invoke.ts";
 import { RENDERERS, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
 import type { Graph } from "../../shared/graph/document.ts";
@@ -27,7 +27,7 @@ export type Answer = Exclude<InvokeAnswer, { pending: true }>;
 
 /** What the worker is told of a call from its answer (a value already in the boundary encoding). */
 export function callResult(callId: string, answer: Answer): WireCallResult {
-  const waited = answer.waited_ms ? { waited_ms: answer.waited_ms } : {};
+  const waited = waitsOf(answer);
   return answer.ok
     ? { callId, ok: true, value: answer.value, ...waited }
     : { callId, ok: false, error: answer.error, ...waited };
@@ -193,7 +193,7 @@ export class UiClient {
       ...(outcome.ok ? {} : { error: { code: outcome.error.code, message: outcome.error.message } }),
     };
     await resend(() => this.api.run.complete.mutate(report), isCurrent).catch(() => {});
-    return done(authorized.waited_ms ? { ...outcome, waited_ms: authorized.waited_ms } : outcome);
+    return done({ ...outcome, ...waitsOf(authorized) });
   }
 
   /** Starts the authorised job on the server, then waits for it like workflows.run does. */

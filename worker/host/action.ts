@@ -29,6 +29,8 @@ export interface ActionIO {
 export interface ActionOutcome extends EndState {
   logs: string[];
   calls: CallBridge["records"];
+  /** How long the action waited for the person to answer approvals (not its own run time). */
+  approvalMs: number;
   setupMs: number;
 }
 
@@ -107,6 +109,7 @@ export async function runAction(options: {
       ...outcome,
       logs: logs.lines(),
       calls: calls.records,
+      approvalMs: calls.approvalWaitMs(),
       setupMs,
     });
 

@@ -29,8 +29,10 @@ interface PendingCall {
 export interface CallRecordOut {
   capability: string;
   ok: boolean;
+  /** The call's own time, its wait for an approval left out (`approval_ms`). */
   ms: number;
   waited_ms?: number;
+  approval_ms?: number;
 }
 
 /** How a call is named in the observation: the wire name, or `csv.parse` for a pack export. */
@@ -40,6 +42,8 @@ function label(module: string, name: string): string {
 
 export class CallBridge {
   readonly records: CallRecordOut[] = [];
+  /** When calls waited for approvals: [from, to] in performance.now() time. */
+  readonly #approvalSpans: [number, number][] = [];
   readonly #ctx: QuickJSContext;
   readonly #clock: ActionClock;
   readonly #maxCalls: number;
@@ -133,13 +137,21 @@ export class CallBridge {
       if (!pending) continue; // answered already, or the call was abandoned
       this.#pending.delete(result.callId);
       this.#inFlightChars -= pending.chars;
+      const elapsed = performance.now() - pending.started;
+      // The server measured the approval wait inside this call's time: never more than all of it.
+      const approval = Math.min(elapsed, result.approval_ms ?? 0);
       const record: CallRecordOut = {
         capability: pending.capability,
         ok: result.ok,
-        ms: Math.round(performance.now() - pending.started),
+        ms: Math.round(elapsed - approval),
       };
       if (result.waited_ms !== undefined && result.waited_ms > 0) {
         record.waited_ms = Math.round(this.#clock.credit(result.waited_ms));
+      }
+      if (approval > 0) {
+        record.approval_ms = Math.round(approval);
+        // The gate asks before the implementation runs, right after the call's quick checks.
+        this.#approvalSpans.push([pending.started, pending.started + approval]);
       }
       this.records.push(record);
       const answer = result.ok
@@ -151,6 +163,22 @@ export class CallBridge {
       settled++;
     }
     return settled;
+  }
+
+  /**
+   * How long the action waited for approvals: the union of its calls' waits, so calls that waited side
+   * by side (answered one after the other in the dialog) count their shared time once.
+   */
+  approvalWaitMs(): number {
+    const spans = [...this.#approvalSpans].sort((a, b) => a[0] - b[0]);
+    let total = 0;
+    let end = Number.NEGATIVE_INFINITY;
+    for (const [from, to] of spans) {
+      if (to <= end) continue;
+      total += to - Math.max(from, end);
+      end = to;
+    }
+    return total;
   }
 
   /** Fails every call still pending with `failure` (deadline, cancel) without running the guest. */

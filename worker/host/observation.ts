@@ -1,6 +1,6 @@
 /**
  * The observation an action returns to the agent (DESIGN.md section 6): `{ok, result?, error?, logs,
- * calls, duration_ms}`. It is always valid JSON and never larger than the limit: logs are capped as
+ * calls, duration_ms, approval_ms?}`, its duration the action's own (approval waits stated apart). It is always valid JSON and never larger than the limit: logs are capped as
  * they arrive, and when the whole still does not fit, the result becomes a preview and the call list a
  * prefix, with `truncated: true` and a visible marker where something was cut.
  */
@@ -57,7 +57,10 @@ export interface ObservationParts {
   error?: { code: ErrorCode; message: string; line?: number; column?: number };
   logs: string[];
   calls: CallRecordOut[];
+  /** Wall time from the request to the result. */
   durationMs: number;
+  /** Of it, the time spent waiting for approvals: left out of `duration_ms`, stated as `approval_ms`. */
+  approvalMs: number;
 }
 
 export function buildObservation(parts: ObservationParts, maxChars: number): Observation {
@@ -70,7 +73,9 @@ export function buildObservation(parts: ObservationParts, maxChars: number): Obs
         : parts.error.message;
     observation.error = { ...parts.error, message };
   }
-  observation.duration_ms = Math.round(parts.durationMs * 100) / 100;
+  const approval = Math.min(parts.durationMs, Math.max(0, parts.approvalMs));
+  observation.duration_ms = Math.round((parts.durationMs - approval) * 100) / 100;
+  if (approval > 0) observation.approval_ms = Math.round(approval);
   return fitToSize(observation, parts.resultText, maxChars);
 }
 

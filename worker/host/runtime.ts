@@ -224,7 +224,10 @@ export class SandboxHost {
     const limits = resolveLimits(this.#defaults, request.limits);
     const scope = { mounted: request.mounted, packs: request.packs };
     let preparation = { prepare_ms: 0, prepared_ahead: false };
-    const respond = (outcome: Omit<ActionOutcome, "setupMs">, setupMs: number): RunResponse => {
+    const respond = (
+      outcome: Omit<ActionOutcome, "setupMs" | "approvalMs"> & { approvalMs?: number },
+      setupMs: number,
+    ): RunResponse => {
       const observation = buildObservation(
         {
           ok: outcome.ok,
@@ -235,6 +238,7 @@ export class SandboxHost {
           logs: outcome.logs,
           calls: outcome.calls,
           durationMs: performance.now() - started,
+          approvalMs: outcome.approvalMs ?? 0,
         },
         limits.maxObservationChars,
       );

@@ -1,11 +1,13 @@
 /**
  * One step of the agent: what it ran (an execute_code action's title, its code collapsed, its risk),
- * then what came back: the observation's outcome, result, logs and capability calls, or view_image's
- * picture, or the tool error the model was told.
+ * then what came back: the observation's outcome and the action's own run time (a wait for an
+ * approval stated apart), result, logs and capability calls, or view_image's picture, or the tool
+ * error the model was told.
  */
 import type { ReactNode } from "react";
 import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
 import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
+import { timeWithWait } from "../durations.ts";
 import { progressText, useSubtaskProgress } from "./subtask-progress.ts";
 
 export interface StepCardProps {
@@ -41,7 +43,8 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
       {observation ? (
         <div className="observation">
           <p className={observation.ok ? "status ok" : "status failed"}>
-            {observation.ok ? "ok" : observation.error?.code} in {Math.round(observation.duration_ms)} ms
+            {observation.ok ? "ok" : observation.error?.code} in{" "}
+            {timeWithWait(observation.duration_ms, observation.approval_ms)}
             {observation.error ? `: ${observation.error.message}` : ""}
           </p>
           {observation.ok && observation.result !== undefined ? (
@@ -60,7 +63,7 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
               {observation.calls.map((c, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: calls are positional
                 <li key={i}>
-                  {c.capability}: {c.ok ? "ok" : "failed"} ({Math.round(c.ms)} ms)
+                  {c.capability}: {c.ok ? "ok" : "failed"} ({timeWithWait(c.ms, c.approval_ms)})
                 </li>
               ))}
             </ul>

@@ -3,6 +3,7 @@
  * position). The result shows as ValueView does: tables, a collapsible tree, images.
  */
 import type { Observation } from "../../../shared/protocol/worker.ts";
+import { timeWithWait } from "../durations.ts";
 import { Revealed } from "../reveal-view.tsx";
 import { ValueView } from "./ValueView.tsx";
 
@@ -24,7 +25,7 @@ export function ResultView({ observation, value, running, notice }: ResultViewPr
       {observation ? (
         <>
           <p className={observation.ok ? "status ok" : "status failed"}>
-            {observation.ok ? "ok" : "failed"} in {Math.round(observation.duration_ms)} ms
+            {observation.ok ? "ok" : "failed"} in {timeWithWait(observation.duration_ms, observation.approval_ms)}
           </p>
           {observation.error ? (
             <div className="error" role="alert">
