@@ -17,6 +17,13 @@ import { CodedError } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
 import type { Relay } from "./relay.ts";
 
+/** The session an approver asks for: a script's (`asker`) is asked in its user's signed-in pages. */
+export interface AskingSession {
+  id: string;
+  user_id: string;
+  asker?: "script" | null;
+}
+
 interface Waiter {
   resolve(outcome: ApprovalOutcome): void;
   hash: string;
@@ -51,15 +58,14 @@ export class ApprovalBroker {
     private readonly pollMs = store.signals.crossProcess ? SAFETY_POLL_MS : LOCAL_POLL_MS,
   ) {}
 
-  approverFor(session: { id: string; user_id: string }): Approver {
+  approverFor(session: AskingSession): Approver {
     return { ask: (request, signal) => this.#ask(session, request, signal) };
   }
 
-  async #ask(
-    session: { id: string; user_id: string },
-    request: ApprovalRequest,
-    signal: AbortSignal,
-  ): Promise<ApprovalOutcome> {
+  async #ask(session: AskingSession, asked: ApprovalRequest, signal: AbortSignal): Promise<ApprovalOutcome> {
+    // A script's approval is shown in its user's signed-in pages, saying a script asks.
+    const script = session.asker === "script";
+    const request: ApprovalRequest = script ? { ...asked, from: "script" } : asked;
     const at = Date.now();
     await this.store
       .sql(
@@ -80,7 +86,13 @@ export class ApprovalBroker {
         this.owner,
         at + this.leaseMs,
       );
-    this.relay.announce("approval", request.approval_id, session.id, { type: "approval_requested", approval: request });
+    this.relay.announce(
+      "approval",
+      request.approval_id,
+      session.id,
+      { type: "approval_requested", approval: request },
+      script ? session.user_id : undefined,
+    );
     return new Promise<ApprovalOutcome>((resolve) => {
       let done = false;
       const finish = (outcome: ApprovalOutcome) => {
@@ -104,7 +116,7 @@ export class ApprovalBroker {
         // The gate stopped waiting: a still-pending row settles as timeout (or cancelled on run end).
         // A store that is closing leaves the row to its lapsing lease (recovery settles it).
         const status: Status = signal.reason === "timeout" ? "timeout" : "cancelled";
-        this.#settle(session.id, request.approval_id, status)
+        this.#settle(session, request.approval_id, status)
           .catch(() => false)
           .finally(() => finish({ kind: "timeout" }));
       };
@@ -149,11 +161,13 @@ export class ApprovalBroker {
     if (row.status === "pending") {
       const request = ApprovalRequest.safeParse(JSON.parse(row.request));
       if (!request.success || request.data.approval_id !== id) return "its stored request does not parse";
-      this.relay.relay("approval", id, row.session_id, { type: "approval_requested", approval: request.data });
+      const person = request.data.from === "script" ? row.user_id : undefined;
+      this.relay.relay("approval", id, row.session_id, { type: "approval_requested", approval: request.data }, person);
       return undefined;
     }
     if (waiter && !this.#wake(waiter, id, row)) return "its row does not match the request waiting here";
-    this.relay.relay("approval", id, row.session_id, { type: "approval_settled", approval_id: id, status: row.status });
+    const settled = { type: "approval_settled", approval_id: id, status: row.status } as const;
+    this.relay.relay("approval", id, row.session_id, settled, row.user_id);
     return undefined;
   }
 
@@ -162,13 +176,26 @@ export class ApprovalBroker {
     await Promise.all([...this.#waiters.keys()].map((id) => this.#check(id)));
   }
 
-  /** Moves a pending row to `status`; false when it was not pending (already settled). */
-  async #settle(sessionId: string, id: string, status: Exclude<Status, "pending">): Promise<boolean> {
+  /**
+   * Moves a pending row to `status`; false when it was not pending (already settled). The settlement
+   * also reaches the user's signed-in pages, which may be showing it (a script's; others ignore it).
+   */
+  async #settle(
+    session: { id: string; user_id: string },
+    id: string,
+    status: Exclude<Status, "pending">,
+  ): Promise<boolean> {
     const result = await this.store
       .sql("UPDATE approvals SET status = ?, settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'")
       .run(status, Date.now(), id);
     if (result.changes === 0) return false;
-    this.relay.announce("approval", id, sessionId, { type: "approval_settled", approval_id: id, status });
+    this.relay.announce(
+      "approval",
+      id,
+      session.id,
+      { type: "approval_settled", approval_id: id, status },
+      session.user_id,
+    );
     return true;
   }
 
@@ -193,13 +220,16 @@ export class ApprovalBroker {
     const asked =
       row.lease_owner === this.owner ? this.#waiters.has(approvalId) : (row.lease_expires ?? 0) >= Date.now();
     if (row.status === "pending" && !asked) {
-      await this.#settle(row.session_id, approvalId, "timeout");
+      await this.#settle({ id: row.session_id, user_id: row.user_id }, approvalId, "timeout");
       throw new CodedError({
         code: "run_ended",
         message: `Approval "${approvalId}" has no one waiting for it any more (the action that asked has stopped), so nothing was run. Ask the agent to try again.`,
       });
     }
-    if (row.status !== "pending" || !(await this.#settle(row.session_id, approvalId, answer))) {
+    if (
+      row.status !== "pending" ||
+      !(await this.#settle({ id: row.session_id, user_id: row.user_id }, approvalId, answer))
+    ) {
       throw new CodedError({
         code: "invalid_call",
         message: `Approval "${approvalId}" is already settled (${row.status}); an approval is answered once.`,
@@ -207,6 +237,17 @@ export class ApprovalBroker {
     }
     this.#waiters.get(approvalId)?.resolve({ kind: "answer", answer, approval_id: approvalId, hash: row.hash });
     return { approvalId, status: answer };
+  }
+
+  /** Pending approvals of the user's scripts' sessions, oldest first: replayed to a signed-in page on (re)connect. */
+  async pendingFromScripts(userId: string): Promise<ApprovalRequest[]> {
+    const rows = (await this.store
+      .sql(
+        `SELECT a.request FROM approvals a JOIN sessions s ON s.id = a.session_id
+         WHERE a.user_id = ? AND a.status = 'pending' AND s.asker = 'script' ORDER BY a.created_at`,
+      )
+      .all(userId)) as { request: string }[];
+    return rows.map((r) => JSON.parse(r.request) as ApprovalRequest);
   }
 
   /** Pending approvals of a session, oldest first: replayed on every event-stream (re)connect. */
@@ -220,10 +261,10 @@ export class ApprovalBroker {
   /** Settles a run's pending approvals when the run ends. */
   async cancelForRun(runId: string): Promise<void> {
     const rows = (await this.store
-      .sql("SELECT id, session_id FROM approvals WHERE run_id = ? AND status = 'pending'")
-      .all(runId)) as { id: string; session_id: string }[];
+      .sql("SELECT id, session_id, user_id FROM approvals WHERE run_id = ? AND status = 'pending'")
+      .all(runId)) as { id: string; session_id: string; user_id: string }[];
     for (const row of rows) {
-      if (await this.#settle(row.session_id, row.id, "cancelled"))
+      if (await this.#settle({ id: row.session_id, user_id: row.user_id }, row.id, "cancelled"))
         this.#waiters.get(row.id)?.resolve({ kind: "timeout" });
     }
   }

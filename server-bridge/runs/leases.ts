@@ -18,11 +18,8 @@ type Services = Pick<AppServices, "owner" | "store" | "relay" | "runs" | "config
 /** Each settlement on this process's pages, and signalled to the other servers' (and to a live owner's). */
 export function announce(app: Pick<AppServices, "relay">, settled: Settled): void {
   for (const row of settled.approvals) {
-    app.relay.announce("approval", row.id, row.session_id, {
-      type: "approval_settled",
-      approval_id: row.id,
-      status: "timeout",
-    });
+    const settled = { type: "approval_settled", approval_id: row.id, status: "timeout" } as const;
+    app.relay.announce("approval", row.id, row.session_id, settled, row.user_id);
   }
   for (const row of settled.runs)
     app.relay.announce("run", row.id, row.session_id, { type: "run_ended", run_id: row.id, reason: "expired" });

@@ -15,7 +15,7 @@ export const JOB_LOST =
 export const RUN_LOST = "the process serving it stopped";
 
 export interface Settled {
-  approvals: { id: string; session_id: string }[];
+  approvals: { id: string; session_id: string; user_id: string }[];
   runs: { id: string; session_id: string }[];
   jobs: { id: string; session_id: string }[];
 }
@@ -30,7 +30,7 @@ export async function recoverExpiredLeases(
     "(lease_expires IS NULL OR lease_expires < ?) AND (CAST(? AS TEXT) IS NULL OR lease_owner IS NULL OR lease_owner != ?)";
   return await store.tx(async () => {
     const approvals = (await store
-      .sql(`SELECT id, session_id FROM approvals WHERE status = 'pending' AND ${expired}`)
+      .sql(`SELECT id, session_id, user_id FROM approvals WHERE status = 'pending' AND ${expired}`)
       .all(at, except, except)) as Settled["approvals"];
     const timeout = store.sql(
       "UPDATE approvals SET status = 'timeout', settled_at = ?, lease_owner = NULL WHERE id = ? AND status = 'pending'",

@@ -35,9 +35,12 @@ export class Relay {
     readonly signals: Signals,
   ) {}
 
-  /** A row changed here: published here, and its id signalled to the other servers. */
-  announce(kind: SignalKind, id: string, sessionId: string, event: SessionEvent): void {
-    this.relay(kind, id, sessionId, event);
+  /**
+   * A row changed here: published here, and its id signalled to the other servers. With `person`,
+   * also to that user's signed-in pages (a script's approval, which has no page of its own).
+   */
+  announce(kind: SignalKind, id: string, sessionId: string, event: SessionEvent, person?: string): void {
+    this.relay(kind, id, sessionId, event, person);
     void this.signals.notify(kind, id);
   }
 
@@ -47,7 +50,7 @@ export class Relay {
   }
 
   /** Publishes what a row's state implies, unless this process already did; true when published. */
-  relay(kind: SignalKind, id: string, sessionId: string, event: SessionEvent): boolean {
+  relay(kind: SignalKind, id: string, sessionId: string, event: SessionEvent, person?: string): boolean {
     const key = `${kind}:${id}`;
     const state = stateOf(event);
     const seen = this.#seen.get(key) ?? new Set<string>();
@@ -56,7 +59,7 @@ export class Relay {
     this.#seen.delete(key);
     this.#seen.set(key, seen);
     if (this.#seen.size > REMEMBERED) this.#seen.delete(this.#seen.keys().next().value as string);
-    this.bus.publish(sessionId, event);
+    this.bus.publish(sessionId, event, person);
     return true;
   }
 }

@@ -21,6 +21,11 @@ export interface SessionRow {
   packs: string;
   /** The widget whose iframe created it (only that widget's credentials may touch it), or null. */
   widget_id: string | null;
+  /**
+   * Who is asked its approvals when that is not its own page: `script` (a script made it through the
+   * API: every signed-in page of its user shows them), or null.
+   */
+  asker: "script" | null;
 }
 
 export interface SessionView {
@@ -51,6 +56,7 @@ export class Sessions {
       modules?: string[] | undefined;
       packs?: string[] | undefined;
       widgetId?: string | undefined;
+      asker?: "script" | undefined;
     },
   ): Promise<SessionView> {
     const modules = input.modules ?? [...MODULE_NAMES];
@@ -78,10 +84,11 @@ export class Sessions {
       modules: JSON.stringify([...new Set(modules)]),
       packs: JSON.stringify([...new Set(packs)]),
       widget_id: input.widgetId ?? null,
+      asker: input.asker ?? null,
     };
     await this.store
       .sql(
-        "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, widget_id, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, @widget_id, ?)",
+        "INSERT INTO sessions (id, user_id, mode, allow_set, modules, packs, widget_id, asker, created_at) VALUES (@id, @user_id, @mode, @allow_set, @modules, @packs, @widget_id, @asker, ?)",
       )
       .run(row, Date.now());
     return view(row);

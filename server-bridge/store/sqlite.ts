@@ -16,6 +16,7 @@ import { escapedValues } from "./migrations/004-escaped-values.ts";
 import { apiTokens } from "./migrations/005-api-tokens.ts";
 import { agent } from "./migrations/006-agent.ts";
 import { widgets } from "./migrations/007-widgets.ts";
+import { scriptSessions } from "./migrations/008-script-sessions.ts";
 import { localSignals } from "./signals.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -23,7 +24,16 @@ const MAX_CACHED_STATEMENTS = 500;
 /** A migration is SQL, or a step over the rows that SQL alone cannot express. */
 export type Migration = string | ((db: Database.Database) => void);
 
-export const MIGRATIONS: readonly Migration[] = [initial, jobs, assets, escapedValues, apiTokens, agent, widgets];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  jobs,
+  assets,
+  escapedValues,
+  apiTokens,
+  agent,
+  widgets,
+  scriptSessions,
+];
 
 export interface SqliteStore extends Store {
   readonly dialect: "sqlite";

@@ -67,7 +67,12 @@ export const appRouter = router({
               'Only the signed-in person can choose auto mode (it skips every approval). Create the session in "default" or "plan" mode; the person may switch it to auto from the app.',
           });
         }
-        return ctx.app.sessions.create(ctx.userId, widgetSession(ctx, input));
+        // A script's session has no page of its own: its approvals are asked in its user's signed-in pages.
+        const script = ctx.caller.via === "api" || ctx.caller.via === "bearer";
+        return ctx.app.sessions.create(ctx.userId, {
+          ...widgetSession(ctx, input),
+          ...(script ? { asker: "script" } : {}),
+        });
       }),
     get: authed
       .input(z.object({ sessionId: Id }))
@@ -96,10 +101,17 @@ export const appRouter = router({
         const stop = signal ?? new AbortController().signal;
         // Listen first, then replay what is pending, so nothing falls between the two.
         // The user's channel too: workflow changes reach every session of the user.
-        const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId, ctx.userId);
+        // The signed-in person's page also asks the approvals of the user's scripts (they have no page).
+        const person = ctx.caller.via === "cookie";
+        const live = ctx.app.bus.subscribe(input.sessionId, stop, input.lastEventId, ctx.userId, person);
         const now = ctx.app.bus.lastId();
         const replayed = new Set<string>();
-        for (const approval of await ctx.app.approvals.pending(input.sessionId)) {
+        const pending = [
+          ...(await ctx.app.approvals.pending(input.sessionId)),
+          ...(person ? await ctx.app.approvals.pendingFromScripts(ctx.userId) : []),
+        ];
+        for (const approval of pending) {
+          if (replayed.has(approval.approval_id)) continue; // a page watching a script's own session
           replayed.add(approval.approval_id);
           yield tracked(now, { type: "approval_requested", approval } satisfies SessionEvent);
         }

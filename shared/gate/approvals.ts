@@ -25,6 +25,8 @@ export const ApprovalRequest = z.object({
   hash: z.string(),
   created_at: z.number(),
   expires_at: z.number(),
+  /** Set when a script asks (a session it made through the API): shown in every signed-in page of its user. */
+  from: z.literal("script").optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { untilSettled, WORKFLOWS } from "../support/server.ts";
 import { openApp } from "./browser.ts";
 import { dialog, finished, runAction } from "./panel.ts";
 
@@ -130,5 +131,33 @@ export default [a.status, b.status];`,
     expect(await page.getByRole("region", { name: "History" }).getByRole("listitem").first().textContent()).toContain(
       "41 + 1",
     );
+  });
+
+  it("asks a script's approval in the signed-in page, saying a script asks, and the script's call then runs", async () => {
+    await using app = await openApp({ holdMs: 300 });
+    const { page, server } = app;
+    await runAction(page, "export default 1;");
+    expect(await finished(page)).toContain("1");
+    // A script with the user's token, in default mode: its write waits for the person.
+    const { sessionId } = await server.script.session.create.mutate({ mode: "default" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const input = { runId, module: WORKFLOWS, export: "create", args: ["by a script"], callId: "s1" };
+    expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
+    const ask = dialog(page);
+    await ask.getByText("A script asks, not this page").waitFor();
+    expect(await ask.textContent()).toContain("create_workflow");
+    expect(await ask.textContent()).toContain("by a script");
+    expect(await ask.textContent()).toContain(runId);
+    // Shown again after a reload, like the page's own.
+    await page.reload();
+    await dialog(page).getByText("A script asks, not this page").waitFor();
+    expect(await count(app)).toBe(0);
+    await dialog(page).getByRole("button", { name: "Allow once" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+    expect(await untilSettled(() => server.script.run.invoke.mutate(input))).toMatchObject({
+      ok: true,
+      value: { name: "by a script" },
+    });
+    expect(await count(app)).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Store } from "../../server-bridge/store/db.ts";
 import { watchEvents } from "../support/events.ts";
 import { startTestServer, untilSettled, WORKFLOWS } from "../support/server.ts";
+import { addWidget, credentialFor, widgetSocket } from "../support/widgets.ts";
 
 const countWorkflows = async (server: { app: { store: Store } }) =>
   ((await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()) as { n: number }).n;
@@ -126,6 +127,50 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     expect(replayed.approval.capability).toBe("create_workflow");
     await browser.approvals.respond.mutate({ approvalId: replayed.approval.approval_id, answer: "allow" });
     expect(await server.script.run.invoke.mutate(input)).toMatchObject({ ok: true });
+  });
+
+  it("asks a script's approval in its user's signed-in page, on the page's own stream, and never in a widget", async () => {
+    await using server = await startTestServer({ holdMs: 100 });
+    const browser = await server.browser();
+    const page = await browser.session.create.mutate({ mode: "default" });
+    using pageEvents = await watchEvents(browser, page.sessionId);
+    // A widget acting as the same user (the owner's account) hears nothing of it.
+    const widget = await addWidget(server, { actAsOwner: true });
+    await using widgetClient = widgetSocket(server, await credentialFor(server, widget));
+    const widgetSession = await widgetClient.api.session.create.mutate({});
+    const widgetEvents: string[] = [];
+    const sub = widgetClient.api.session.events.subscribe(
+      { sessionId: widgetSession.sessionId },
+      { onData: ({ data }) => widgetEvents.push((data as { type: string }).type) },
+    );
+
+    const { sessionId } = await server.script.session.create.mutate({ mode: "default" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const input = { runId, module: WORKFLOWS, export: "create", args: ["from a script"], callId: "s1" };
+    expect(await server.script.run.invoke.mutate(input)).toEqual({ pending: true });
+    const asked = await pageEvents.next("approval_requested");
+    expect(asked.approval).toMatchObject({ from: "script", run_id: runId, capability: "create_workflow" });
+
+    // A page that connects later is replayed it too; once answered, both pages hear it settled.
+    const later = await server.browser();
+    const laterPage = await later.session.create.mutate({});
+    using laterEvents = await watchEvents(later, laterPage.sessionId);
+    expect((await laterEvents.next("approval_requested")).approval.approval_id).toBe(asked.approval.approval_id);
+    await browser.approvals.respond.mutate({ approvalId: asked.approval.approval_id, answer: "allow" });
+    expect(await pageEvents.next("approval_settled")).toMatchObject({ approval_id: asked.approval.approval_id });
+    expect(await laterEvents.next("approval_settled")).toMatchObject({ status: "allow" });
+    expect(await untilSettled(() => server.script.run.invoke.mutate(input))).toMatchObject({ ok: true });
+    expect(await countWorkflows(server)).toBe(1);
+
+    // The page's own approvals are not a script's, and the widget heard none of the script's.
+    const own = await browser.run.start.mutate({ sessionId: page.sessionId });
+    const ownCall = browser.run.invoke.mutate({ runId: own.runId, module: WORKFLOWS, export: "create", args: ["own"] });
+    const ownAsked = await pageEvents.next("approval_requested");
+    expect(ownAsked.approval.from).toBeUndefined();
+    await browser.approvals.respond.mutate({ approvalId: ownAsked.approval.approval_id, answer: "deny" });
+    expect(await ownCall).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+    sub.unsubscribe();
+    expect(widgetEvents.filter((type) => type.startsWith("approval"))).toEqual([]);
   });
 
   it("ends an unanswered approval as approval_timeout, recorded as a timeout", async () => {

@@ -45,6 +45,9 @@ describe.runIf(process.env.DATABASE_URL)("two servers on one Postgres, live", ()
     using onA = await watchEvents(await a.browser(), sessionId);
     const browserB = await b.browser();
     using onB = await watchEvents(browserB, sessionId);
+    // B's page on its own session: a script's approval reaches the user's signed-in pages on any server.
+    const pageB = await browserB.session.create.mutate({});
+    using onPageB = await watchEvents(browserB, pageB.sessionId);
     const { runId } = await a.script.run.start.mutate({ sessionId });
 
     const call = a.script.run.invoke.mutate(create(runId, "asked on A", "c1"));
@@ -56,6 +59,8 @@ describe.runIf(process.env.DATABASE_URL)("two servers on one Postgres, live", ()
     const settled = { type: "approval_settled", approval_id: asked.approval.approval_id, status: "allow" };
     expect(await onA.next("approval_settled")).toEqual(settled);
     expect(await onB.next("approval_settled")).toEqual(settled);
+    expect((await onPageB.next("approval_requested")).approval).toMatchObject({ run_id: runId, from: "script" });
+    expect(await onPageB.next("approval_settled")).toEqual(settled);
 
     await a.script.run.end.mutate({ runId });
     expect(await onB.next("run_ended")).toEqual({ type: "run_ended", run_id: runId, reason: "ended" });

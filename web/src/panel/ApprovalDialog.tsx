@@ -2,7 +2,8 @@
  * One approval at a time (the rest queue behind it), as a modal dialog: capability, category, the
  * arguments first (invisible characters made visible, images shown as thumbnails), then the server's
  * description of the call, the agent's own words labelled as such, and what "allow for session"
- * covers when the capability is scoped. Long values scroll; nothing is cut.
+ * covers when the capability is scoped. An approval a script asks (through the API, with no page of
+ * its own) says so. Long values scroll; nothing is cut.
  * Focus starts on Deny (a stray Enter never allows anything), Tab stays inside the dialog, Escape
  * answers Deny, and focus returns to where it was when the dialog closes. In a widget (`armAfterMs`)
  * the buttons wake only once the dialog has been fully visible that long (armed.ts).
@@ -84,6 +85,12 @@ export function ApprovalDialog({ approval, queued, onAnswer, armAfterMs }: Appro
         Category: <strong className={`category category-${approval.category}`}>{approval.category}</strong>
         {queued > 0 ? <span className="queued"> ({queued} more waiting)</span> : null}
       </p>
+      {approval.from === "script" ? (
+        <p className="asker">
+          A script asks, not this page: a call made through the API with one of your tokens (its run{" "}
+          <code>{approval.run_id}</code>).
+        </p>
+      ) : null}
       <h3>Arguments</h3>
       <pre className="args">
         <Revealed text={text} />
