@@ -94,7 +94,11 @@ export function attachSockets(app: AppServices, server: Server, hosts: () => Set
         const found = typeof token === "string" ? await callerOfToken(app, token) : undefined;
         // The API's tokens (admin or API) and widget credentials: the MCP token opens /mcp only.
         if (found?.via !== "bearer" && found?.via !== "api" && found?.via !== "widget") {
-          throw unauthorized("connectionParams.token is not a valid API or admin token, or widget credential.");
+          const reason = "credential not valid (unknown, revoked or expired)";
+          // Closed with a code the client reads (after tRPC's refusal below is sent): a page stops
+          // reconnecting with a credential that will never open again, and says why.
+          setImmediate(() => socket.close(4401, reason));
+          throw unauthorized(`connectionParams.token is not a valid API or admin token or widget ${reason}.`);
         }
         if (found.via === "widget") {
           if (byCredential(found.session) >= MAX_SOCKETS_PER_CREDENTIAL) throw unauthorized(tooManyWidgetSockets());

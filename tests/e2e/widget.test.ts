@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { addWidget, exchange, mint } from "../support/widgets.ts";
+import { E2E_TRANSPORT } from "./browser.ts";
 import { dialog, finished, result, runAction } from "./panel.ts";
 import { type HostSite, openWidgetBrowser, startHostSite, widgetFrame } from "./widget-host.ts";
 
@@ -364,4 +365,35 @@ export default { picture: saved.asset };`,
       expect(minted.body.token).toBeUndefined();
     });
   });
+
+  // The server ends a revoked widget's socket with a close code the page reads; over the HTTP fallback
+  // there is no socket to end, and its next call is refused (401) instead.
+  it.runIf(E2E_TRANSPORT === "websocket")(
+    "says so when its widget is revoked while open, and every run after fails as unauthorized",
+    async () => {
+      await using fixture = await openWidgetBrowser();
+      await withHost(fixture, {}, async (host) => {
+        const page = await fixture.newPage();
+        await page.goto(`${host.origin}/`);
+        expect(await ready(page)).toBe("ready");
+        const w = await hostWindow(page);
+        expect(await w.evaluate((win) => win.widget.run("export default 6 * 7"))).toMatchObject({
+          ok: true,
+          result: 42,
+        });
+
+        await fixture.server.script.widgets.revoke.mutate({ widgetId: host.widget.id });
+        const frame = await widgetFrame(page);
+        const alert = frame.getByRole("alert").filter({ hasText: "The widget was closed (unauthorized)" });
+        await alert.waitFor();
+        expect(await alert.textContent()).toMatch(/revoked.*Reload the host page/);
+        // Not "Reconnecting…" for ever: the socket is given up, and the host's runs fail with the reason.
+        expect(await frame.getByText("Reconnecting to the server").count()).toBe(0);
+        expect(await w.evaluate((win) => win.widget.run("export default 1"))).toMatchObject({
+          ok: false,
+          error: { code: "unauthorized", message: expect.stringMatching(/revoked/) },
+        });
+      });
+    },
+  );
 });

@@ -12,6 +12,13 @@ export function ConnectionStatus({ transport }: { transport: Transport }) {
       </p>
     );
   }
+  if (state.kind === "closed") {
+    return (
+      <p role="alert" className="connection">
+        The server closed this page's connection ({state.reason}). Reload the page to connect again.
+      </p>
+    );
+  }
   if (state.kind === "websocket" && !state.connected) {
     return (
       <p role="status" className="connection">

@@ -30,7 +30,12 @@ import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 export type TransportState =
   | { kind: "connecting" }
   | { kind: "websocket"; connected: boolean }
-  | { kind: "http"; reason: string };
+  | { kind: "http"; reason: string }
+  /** The server closed the socket for good (signed out, a credential revoked or expired): no reconnecting. */
+  | { kind: "closed"; reason: string };
+
+/** Close codes the server ends a socket with when its credential no longer holds (http/sockets.ts). */
+const ENDED = new Set([4401, 4403]);
 
 export type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
 
@@ -60,6 +65,13 @@ export function createTransport(options: { auth?: string | undefined } = {}): Tr
     keepAlive: { enabled: true, intervalMs: 10_000, pongTimeoutMs: 5_000 },
     retryDelayMs: (attempt) => (attempt === 0 ? 0 : Math.min(250 * 2 ** attempt, 10_000)),
     ...(auth === undefined ? {} : { connectionParams: { token: auth } }),
+    onClose(cause) {
+      if (cause?.code === undefined || !ENDED.has(cause.code) || state.kind === "closed") return;
+      // tRPC passes the close event itself, whose reason says why (its type names only the code).
+      const reason = (cause as { reason?: unknown }).reason;
+      setState({ kind: "closed", reason: typeof reason === "string" && reason ? reason : "closed by the server" });
+      void socket.close();
+    },
   });
 
   /** Settles once: the socket opened (WebSocket), or the first attempt failed or took too long (HTTP). */

@@ -1,7 +1,8 @@
 /**
  * The widget page: waits for its host's token, exchanges it once for the credential (kept in this
  * page's memory only), then shows the panel over a transport of its own. A refused token (already
- * used, expired, revoked) is shown here with its code, and told to the host.
+ * used, expired, revoked) is shown here with its code, and told to the host; so is the server closing
+ * it for good once open (the widget revoked, its credential expired).
  */
 import { useEffect, useState } from "react";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
@@ -16,7 +17,8 @@ import { WidgetPanel } from "./WidgetPanel.tsx";
 type Phase =
   | { kind: "waiting" }
   | { kind: "connecting" }
-  | { kind: "failed"; error: FailurePayload }
+  /** `closed`: it had opened, and the server closed it for good (the widget revoked, the credential expired). */
+  | { kind: "failed"; error: FailurePayload; closed?: boolean }
   | { kind: "ready"; transport: Transport; hostUi: boolean };
 
 export function EmbedApp({ config, link }: { config: WidgetConfig; link: HostLink }) {
@@ -35,7 +37,17 @@ export function EmbedApp({ config, link }: { config: WidgetConfig; link: HostLin
         return;
       }
       setPageCredential(exchanged.credential);
-      setPhase({ kind: "ready", transport: createTransport({ auth: exchanged.credential }), hostUi: ui });
+      const transport = createTransport({ auth: exchanged.credential });
+      transport.onState((state) => {
+        if (state.kind !== "closed" || stopped) return;
+        const error: FailurePayload = {
+          code: "unauthorized",
+          message: `The server closed the widget (${state.reason}). Reload the host page to open it again.`,
+        };
+        setPhase({ kind: "failed", error, closed: true });
+        link.send({ type: "failed", error });
+      });
+      setPhase({ kind: "ready", transport, hostUi: ui });
     });
     link.send({ type: "ready", widget: config.id });
     return () => {
@@ -53,7 +65,8 @@ export function EmbedApp({ config, link }: { config: WidgetConfig; link: HostLin
         <main className="signed-out">
           <h1>nodetool agent</h1>
           <p role="alert">
-            The widget could not open ({phase.error.code}): {phase.error.message}
+            {phase.closed ? "The widget was closed" : "The widget could not open"} ({phase.error.code}):{" "}
+            {phase.error.message}
           </p>
         </main>
       );

@@ -54,6 +54,8 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
 
   let tokenSent = false;
   let destroyed = false;
+  /** Set once the widget could not open, or was closed for good: every later run fails at once with it. */
+  let failure: FailurePayload | undefined;
   const runs = new Map<string, (observation: WidgetObservation) => void>();
   let settleReady: { resolve(): void; reject(error: Error): void } | undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -115,7 +117,10 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
           return;
         case "failed":
           clearTimeout(loadTimer);
-          settleReady?.reject(new Error(`${message.error.code}: ${message.error.message}`));
+          failure = message.error;
+          settleReady?.reject(
+            Object.assign(new Error(`${message.error.code}: ${message.error.message}`), { code: message.error.code }),
+          );
           for (const [id, settle] of runs) {
             runs.delete(id);
             settle(failedObservation(message.error.code, message.error.message));
@@ -147,6 +152,7 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
     ready,
     async run(actionSource, runOptions = {}) {
       if (destroyed) return failedObservation("run_ended", "The widget was removed from the page.");
+      if (failure) return failedObservation(failure.code, failure.message);
       try {
         await ready;
       } catch (err) {
