@@ -62,9 +62,19 @@ async function buildSdk(dir: string): Promise<void> {
     },
   });
   mkdirSync(dir, { recursive: true });
-  const types = readFileSync(join(source, "sdk-api.ts"), "utf8");
-  writeFileSync(join(dir, "sdk.d.ts"), `${types}\nexport declare const mountAgentWidget: MountAgentWidget;\n`);
+  // The source's own header speaks to this repository's readers; an integrator gets one of their own.
+  const types = readFileSync(join(source, "sdk-api.ts"), "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
+  writeFileSync(
+    join(dir, "sdk.d.ts"),
+    `${SDK_TYPES_HEADER}${types}\nexport declare const mountAgentWidget: MountAgentWidget;\n`,
+  );
 }
+
+const SDK_TYPES_HEADER = `/**
+ * Types of the agent widget's host SDK: \`import { mountAgentWidget } from "<server>/embed/sdk.js"\`.
+ * The README's "Embed it" section says how to register a widget, mint a token and mount it.
+ */
+`;
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   await buildWebIfStale((line) => process.stderr.write(`${line}\n`));

@@ -5,7 +5,7 @@
  * written out for a page that has none of our code, never a second definition that could drift.
  */
 
-/** The codes a failure carries (shared/protocol/errors.ts, DESIGN.md section 9). */
+/** The codes a failure carries: the same ones the server's API and actions use. */
 export type WidgetErrorCode =
   | "unknown_module"
   | "unknown_export"
