@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Debian's PostgreSQL on loopback for the suite's second pass (issue 19): installed when missing, its
 # cluster started as the postgres user (the server refuses to run as root), a fresh role and database
-# for the tests. Prints the DATABASE_URL on stdout; everything else goes to stderr.
+# for the tests (allowed to create databases: a test that takes its store offline does so in one of its
+# own). Prints the DATABASE_URL on stdout; everything else goes to stderr.
 set -euo pipefail
 if ! compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; then
   apt-get update -qq >&2
@@ -21,6 +22,6 @@ if ! pg_lsclusters -h | awk -v v="$VERSION" '$1 == v && $2 == "main" && $4 == "o
 fi
 as_postgres "psql -p $PORT -qc \"DROP DATABASE IF EXISTS nodetool_ci\"" >&2
 as_postgres "psql -p $PORT -qc \"DROP ROLE IF EXISTS nodetool_ci\"" >&2
-as_postgres "psql -p $PORT -qc \"CREATE ROLE nodetool_ci LOGIN PASSWORD 'nodetool_ci'\"" >&2
+as_postgres "psql -p $PORT -qc \"CREATE ROLE nodetool_ci LOGIN CREATEDB PASSWORD 'nodetool_ci'\"" >&2
 as_postgres "createdb -p $PORT -O nodetool_ci nodetool_ci" >&2
 echo "postgres://nodetool_ci:nodetool_ci@127.0.0.1:$PORT/nodetool_ci"

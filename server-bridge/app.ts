@@ -21,8 +21,9 @@ import { JobEngine } from "./engine/jobs.ts";
 import { checkingIntervalMs, limitConnections } from "./http/connections.ts";
 import { handleEmbed, isEmbedPath } from "./http/embed.ts";
 import { allowedHosts, hostAllowed } from "./http/guard.ts";
+import { type HealthCheck, healthCheck } from "./http/health.ts";
 import { handleLogin, servePage } from "./http/pages.ts";
-import { refuse, sendError, sendJson } from "./http/respond.ts";
+import { refuse, sendError } from "./http/respond.ts";
 import { attachSockets, type SocketServer } from "./http/sockets.ts";
 import { HTTP_STATUS } from "./http/status.ts";
 import { handleTrpc } from "./http/trpc.ts";
@@ -152,8 +153,9 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   const leases = keepLeases(app);
   let hosts = new Set<string>();
   const mcp = createMcpHttp(app);
+  const health = healthCheck(app.store, log);
   const server = createServer({ connectionsCheckingInterval: checkingIntervalMs(config) }, (req, res) => {
-    route(app, hosts, req, res, mcp).catch((err: unknown) => {
+    route(app, hosts, req, res, { mcp, health }).catch((err: unknown) => {
       log("error", "request failed", err);
       const { code, message } = toFailure(err);
       if (!res.headersSent) sendError(res, HTTP_STATUS[code], code, message);
@@ -195,7 +197,7 @@ async function route(
   hosts: Set<string>,
   req: IncomingMessage,
   res: ServerResponse,
-  mcp: McpHttp,
+  { mcp, health }: { mcp: McpHttp; health: HealthCheck },
 ): Promise<void> {
   if (!hostAllowed(req, hosts)) {
     refuse(res, 403, "unauthorized", "This Host is not served here.");
@@ -203,7 +205,7 @@ async function route(
   }
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   if (url.pathname === "/health") {
-    sendJson(res, 200, { ok: true, service: "nodetool-sandbox", store: app.store.dialect });
+    await health.answer(res);
     return;
   }
   if (url.pathname === "/trpc" || url.pathname.startsWith("/trpc/")) {
