@@ -17,6 +17,7 @@ import { configFromEnv } from "./config.ts";
 import { MCP_USAGE, mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
+import { storeLabel } from "./store/location.ts";
 
 const COMMANDS =
   'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke';
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
       const config = configFromEnv();
       const handle = await startApp(config);
       process.stdout.write(
-        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
+        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  store: ${storeLabel(config.dataDir, config.databaseUrl)}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
       );
       const stop = () => {
         void handle.close().then(() => process.exit(0));

@@ -5,6 +5,7 @@
  * in it, and statements from elsewhere wait until it ends. Owns nothing itself: `openStore` picks the
  * backend, which owns its connections.
  */
+import { storeOpenFailed } from "./location.ts";
 import { openPostgres } from "./postgres.ts";
 import type { Signals } from "./signals.ts";
 import { openSqlite } from "./sqlite.ts";
@@ -34,9 +35,16 @@ export interface Store {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** Postgres when `databaseUrl` is given, else the SQLite file in `dataDir`. */
+/**
+ * Postgres when `databaseUrl` is given, else the SQLite file in `dataDir`. A failure to open says
+ * which setting to check (`DATABASE_URL`, `DATA_DIR`) and where, never the password.
+ */
 export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
-  return databaseUrl ? await openPostgres(databaseUrl, dataDir) : openSqlite(dataDir);
+  try {
+    return databaseUrl ? await openPostgres(databaseUrl, dataDir) : openSqlite(dataDir);
+  } catch (err) {
+    throw storeOpenFailed(dataDir, databaseUrl, err);
+  }
 }
 
 export function now(): number {

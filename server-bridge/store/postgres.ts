@@ -85,7 +85,8 @@ function bind(slots: readonly (number | string)[], params: readonly unknown[]): 
 export async function openPostgres(url: string, dataDir: string): Promise<PostgresStore> {
   // Files (assets, tokens) still live under $DATA_DIR; rows live in Postgres.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection attempt is bounded: an unreachable host fails the start (or the query) instead of hanging it.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // An idle connection the server dropped must not crash the process; the pool makes a new one.
   pool.on("error", () => {});
   await migrate(pool);

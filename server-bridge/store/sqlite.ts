@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { Statement, Store } from "./db.ts";
+import { SQLITE_FILE } from "./location.ts";
 import { initial } from "./migrations/001-initial.ts";
 import { jobs } from "./migrations/002-jobs.ts";
 import { assets } from "./migrations/003-assets.ts";
@@ -48,7 +49,7 @@ const inTx = new AsyncLocalStorage<object>();
 
 export function openSqlite(dataDir: string): SqliteStore {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = new Database(join(dataDir, "nodetool.sqlite"));
+  const db = new Database(join(dataDir, SQLITE_FILE));
   db.pragma("journal_mode = WAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("synchronous = NORMAL");

@@ -1,0 +1,71 @@
+/**
+ * What the CLI says about its store, as an operator sees it from a real process: the start-up banner
+ * names the store, and a store that cannot be opened is reported with the setting to check and where
+ * it pointed, never with the password.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, startCli } from "../support/cli.ts";
+import { databaseFor, dropDatabaseFor } from "../support/database.ts";
+import { tempDir } from "../support/server.ts";
+
+const admin = process.env.DATABASE_URL;
+
+describe("the store at start-up", () => {
+  it("names the store in the banner: SQLite and its file, or Postgres without the password", async () => {
+    const dataDir = tempDir();
+    const databaseUrl = await databaseFor(dataDir);
+    try {
+      await using server = await startCli({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+      if (databaseUrl) {
+        const url = new URL(databaseUrl);
+        expect(server.banner).toContain(`store: postgres://${url.username}@${url.host}${url.pathname}\n`);
+        expect(server.banner).not.toContain(`:${url.password}@`);
+      } else {
+        expect(server.banner).toContain(`store: SQLite ${join(dataDir, "nodetool.sqlite")}\n`);
+      }
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      await dropDatabaseFor(dataDir);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!admin)("a wrong password names DATABASE_URL, the server and the reason, never the password", async () => {
+    const url = new URL(admin as string);
+    const password = "not-the-password-4f1c";
+    url.password = password;
+    const dataDir = tempDir();
+    try {
+      const out = await runCli(["start"], { DATA_DIR: dataDir, PORT: "0", DATABASE_URL: url.toString() });
+      expect(out.status).not.toBe(0);
+      expect(out.stderr).toContain(
+        `Could not open the Postgres store at DATABASE_URL (postgres://${url.username}@${url.host}${url.pathname}): password authentication failed for user "${url.username}". Check DATABASE_URL.`,
+      );
+      expect(out.stderr + out.stdout).not.toContain(password);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("an unreachable Postgres names DATABASE_URL and the host it tried", async () => {
+    const dataDir = tempDir();
+    try {
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      const out = await runCli(["token", "list"], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: "postgres://ops:secret-pw-93a1@127.0.0.1:1/nodetool",
+      });
+      expect(out.status).not.toBe(0);
+      expect(out.stderr).toContain(
+        "Could not open the Postgres store at DATABASE_URL (postgres://ops@127.0.0.1:1/nodetool): ",
+      );
+      expect(out.stderr).toContain("ECONNREFUSED");
+      expect(out.stderr).toContain("Check DATABASE_URL.");
+      expect(out.stderr).not.toContain("secret-pw-93a1");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The CLI entry (server-bridge/main.ts) as a real child process, for tests of what an operator sees:
+ * its exit code, stdout and stderr. The environment is exactly the one given on top of this process's
+ * own, with no store chosen for it (`DATABASE_URL` unset unless given), so a test states the store.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function spawnCli(args: readonly string[], env: Record<string, string>): ChildProcess {
+  const base = { ...process.env };
+  delete base.DATABASE_URL;
+  return spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Runs one command to its end (bounded: a CLI that hangs fails the test instead of the suite). */
+export async function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 30_000) {
+  const child = spawnCli(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  clearTimeout(timer);
+  return { status, stdout, stderr } satisfies CliResult;
+}
+
+/** `start` as a child process: resolves with its banner once it printed the `open:` line. */
+export async function startCli(env: Record<string, string>) {
+  const child = spawnCli(["start"], { HOST: "127.0.0.1", PORT: "0", ...env });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const banner = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/\n\s*open: .*\n/.test(stdout)) resolve(stdout);
+    });
+    child.once("exit", (code) => reject(new Error(`start exited early (${code}): ${stderr}`)));
+  });
+  const url = /serving on (\S+)/.exec(banner)?.[1] ?? "";
+  return {
+    banner,
+    url,
+    async [Symbol.asyncDispose]() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
