@@ -17,7 +17,7 @@ import { configFromEnv } from "./config.ts";
 import { MCP_USAGE, mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
-import { storeLabel } from "./store/location.ts";
+import { storeLabel, WrongStore } from "./store/location.ts";
 
 const COMMANDS =
   'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke';
@@ -139,6 +139,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     process.stderr.write(`fatal: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    process.exit(err instanceof WrongStore ? err.exitCode : 1);
   },
 );

@@ -5,7 +5,7 @@
  * in it, and statements from elsewhere wait until it ends. Owns nothing itself: `openStore` picks the
  * backend, which owns its connections.
  */
-import { storeOpenFailed } from "./location.ts";
+import { markPostgres, refuseSqliteOnPostgres, storeOpenFailed } from "./location.ts";
 import { openPostgres } from "./postgres.ts";
 import type { Signals } from "./signals.ts";
 import { openSqlite } from "./sqlite.ts";
@@ -37,14 +37,19 @@ export interface Store {
 
 /**
  * Postgres when `databaseUrl` is given, else the SQLite file in `dataDir`. A failure to open says
- * which setting to check (`DATABASE_URL`, `DATA_DIR`) and where, never the password.
+ * which setting to check (`DATABASE_URL`, `DATA_DIR`) and where, never the password. A `dataDir` opened
+ * on Postgres is marked so, and SQLite is then refused there (`WrongStore`) before anything is created.
  */
 export async function openStore(dataDir: string, databaseUrl?: string): Promise<Store> {
+  if (!databaseUrl) refuseSqliteOnPostgres(dataDir);
+  let store: Store;
   try {
-    return databaseUrl ? await openPostgres(databaseUrl, dataDir) : openSqlite(dataDir);
+    store = databaseUrl ? await openPostgres(databaseUrl, dataDir) : openSqlite(dataDir);
   } catch (err) {
     throw storeOpenFailed(dataDir, databaseUrl, err);
   }
+  if (databaseUrl) markPostgres(dataDir, databaseUrl);
+  return store;
 }
 
 export function now(): number {

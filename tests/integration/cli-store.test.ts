@@ -1,14 +1,15 @@
 /**
  * What the CLI says about its store, as an operator sees it from a real process: the start-up banner
  * names the store, and a store that cannot be opened is reported with the setting to check and where
- * it pointed, never with the password.
+ * it pointed, never with the password; a command without DATABASE_URL on a Postgres server's DATA_DIR
+ * is refused instead of quietly opening a second, SQLite store there.
  */
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCli } from "../support/cli.ts";
 import { databaseFor, dropDatabaseFor } from "../support/database.ts";
-import { tempDir } from "../support/server.ts";
+import { startTestServer, tempDir } from "../support/server.ts";
 
 const admin = process.env.DATABASE_URL;
 
@@ -67,5 +68,37 @@ describe("the store at start-up", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a command on a Postgres server's DATA_DIR", () => {
+  it.skipIf(!admin)("is refused without DATABASE_URL (exit 2, nothing created), and works with it", async () => {
+    await using server = await startTestServer();
+    const tokenFile = readFileSync(join(server.dataDir, "token"), "utf8");
+
+    const refused = await runCli(["token", "add", "--name", "ci"], { DATA_DIR: server.dataDir });
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`DATA_DIR ${server.dataDir} belongs to a server whose store is in Postgres`);
+    expect(refused.stderr).toContain("Set DATABASE_URL");
+    expect(existsSync(join(server.dataDir, "nodetool.sqlite"))).toBe(false);
+    expect(readFileSync(join(server.dataDir, "token"), "utf8")).toBe(tokenFile);
+    // The marker that told it so names the store without the password.
+    const marker = readFileSync(join(server.dataDir, "postgres-store"), "utf8");
+    expect(marker).toMatch(/^postgres:\/\//);
+    expect(marker).not.toContain(`:${new URL(admin as string).password}@`);
+
+    const added = await runCli(["token", "add", "--name", "ci"], {
+      DATA_DIR: server.dataDir,
+      DATABASE_URL: (await databaseFor(server.dataDir)) as string,
+    });
+    expect(added.status, added.stderr).toBe(0);
+    const { token } = JSON.parse(added.stdout) as { token: string };
+    const res = await fetch(`${server.url}/trpc/session.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
   });
 });
