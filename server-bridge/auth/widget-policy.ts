@@ -32,19 +32,31 @@ function refused(message: string): CodedError {
 
 /**
  * An origin as a browser sends it (`https://app.example`, `http://localhost:3000`): http or https,
- * no path, query, fragment or credentials. Returned in its serialised form (lower case, no default port).
+ * no path, query, fragment or credentials. One trailing `/` is accepted, as the address bar shows an
+ * origin (`http://localhost:3000/`), and nothing else after it. Returned in its serialised form (lower
+ * case, no default port, no slash).
  */
 export function parseOrigin(text: string): string {
+  const given = text.endsWith("/") ? text.slice(0, -1) : text;
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(given);
   } catch {
     throw refused(`"${text}" is not an origin; write it as a browser sends it, e.g. https://app.example.`);
   }
-  const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
-  if ((url.protocol !== "https:" && url.protocol !== "http:") || !bare || text.endsWith("/")) {
+  // The URL parser forgives what an origin must not hold ("?" and "#" with nothing after them, a
+  // second slash): the text itself is checked as well as what was parsed from it.
+  const bare =
+    url.pathname === "/" &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password &&
+    !given.endsWith("/") &&
+    !/[?#]/.test(given);
+  if ((url.protocol !== "https:" && url.protocol !== "http:") || !bare) {
     throw refused(
-      `"${text}" is not an exact origin: give scheme, host and port only (e.g. https://app.example or http://localhost:3000), no path and no trailing slash.`,
+      `"${text}" is not an exact origin: give scheme, host and port only (e.g. https://app.example or http://localhost:3000), no path, query or credentials.`,
     );
   }
   return url.origin;
