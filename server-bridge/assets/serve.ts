@@ -1,6 +1,7 @@
 /**
  * `GET /assets/<id>`: an asset, to its owner only (login cookie, admin or API token). Another user's id
- * and an unknown id answer the same 404, so ids never reveal what exists. Only re-encoded raster
+ * and an unknown id answer the same 404, so ids never reveal what exists; the owner's asset whose file
+ * is not in this server's DATA_DIR answers 404 saying so. Only re-encoded raster
  * images are served inline; everything else (SVG and HTML included) is an attachment, and every
  * answer carries `nosniff` and a sandboxing CSP, so nothing an action saved can run script in the
  * app's origin.
@@ -11,7 +12,7 @@ import type { AppServices } from "../app-services.ts";
 import { API_CALLERS, identify } from "../http/guard.ts";
 import { BASE_HEADERS, refuse, sendError } from "../http/respond.ts";
 import { isRasterType } from "./media-types.ts";
-import { AssetStore } from "./store.ts";
+import { AssetStore, missingFileMessage } from "./store.ts";
 
 // Asset ids only (`ast_` + 32 hex): the built page's own files live under /assets/ too.
 const ASSET_PATH = /^\/assets\/(ast_[0-9a-f]{32})$/;
@@ -43,9 +44,15 @@ export async function serveAsset(app: AppServices, req: IncomingMessage, res: Se
   }
   const assets = new AssetStore(app.store);
   const row = await assets.find(caller.user, id);
-  const file = row ? assets.fileOf(row) : undefined;
-  if (!row || !file) {
+  if (!row) {
     sendError(res, 404, "capability_failed", "There is no asset at this address.");
+    return;
+  }
+  const file = assets.fileOf(row);
+  if (!file) {
+    // Only the owner gets here (`find` is by user), so saying the row exists reveals nothing to others.
+    app.log("warn", `asset ${row.id} has a row but no file under ${app.store.dataDir}`);
+    sendError(res, 404, "capability_failed", missingFileMessage(row));
     return;
   }
   const inline = row.kind === "image" && isRasterType(row.content_type);

@@ -167,7 +167,7 @@ export class AssetStore {
 
   read(row: AssetRow): Uint8Array {
     const path = this.fileOf(row);
-    if (!path) throw failed(`The content of asset ${row.id} is missing from the server's storage; save it again.`);
+    if (!path) throw failed(missingFileMessage(row));
     try {
       return new Uint8Array(readFileSync(path));
     } catch (err) {
@@ -196,6 +196,14 @@ export class AssetStore {
       if (!others) rmSync(this.#path(row.sha256), { force: true });
     });
   }
+}
+
+/**
+ * The row is in the store but its file is not under this server's `$DATA_DIR/assets`: most often a
+ * second server on the same Postgres with a `DATA_DIR` of its own (asset files are not in the database).
+ */
+export function missingFileMessage(row: Pick<AssetRow, "id">): string {
+  return `Asset ${row.id} exists, but its file is not in this server's data directory (DATA_DIR). Servers that share a Postgres must share DATA_DIR for asset files; open it on the server that saved it, or save it again.`;
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
  * `GET /assets/<id>`: raster images inline, everything else (SVG and HTML included) an attachment that
  * cannot run script in the app's origin; only the owner gets an asset, and others cannot tell an id
- * that exists from one that does not.
+ * that exists from one that does not; the owner is told when the row exists but its file is not here.
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { answerValue, openRun } from "../engine/support.ts";
@@ -85,6 +87,27 @@ describe("serving assets", () => {
     // The MCP token opens /mcp and nothing else.
     expect((await get(server, id, bearer(server.app.credentials.mcpToken))).status).toBe(401);
     expect((await get(server, id, bearer(server.token))).status).toBe(200);
+  });
+
+  it("says the file is not in this server's DATA_DIR when the row exists but its file does not", async () => {
+    await using server = await startTestServer();
+    const id = await save(server, { name: "gone.txt", content: "bytes on another disk" });
+    rmSync(join(server.dataDir, "assets"), { recursive: true, force: true });
+    const res = await get(server, id, bearer(server.token));
+    expect(res.status).toBe(404);
+    const { error } = (await res.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe("capability_failed");
+    expect(error.message).toContain(`Asset ${id} exists, but its file is not in this server's data directory`);
+    expect(error.message).toContain("must share DATA_DIR");
+
+    // A truly unknown id, and the same asset asked for by another user, still say only that there is none.
+    const unknown = await get(server, `ast_${"0".repeat(32)}`, bearer(server.token));
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe(
+      "There is no asset at this address.",
+    );
+    const other = await server.app.credentials.addUser("other");
+    expect(await (await get(server, id, bearer(other.token))).text()).toContain("There is no asset at this address.");
   });
 
   it("leaves the page's own files under /assets/ to the page", async () => {

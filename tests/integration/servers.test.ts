@@ -3,7 +3,11 @@
  * what is stored is shared, what is live stays with the server that started it.
  */
 import { describe, expect, it } from "vitest";
-import { startTestServer, WORKFLOWS } from "../support/server.ts";
+import { openRun } from "../engine/support.ts";
+import { databaseFor } from "../support/database.ts";
+import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
+
+const ASSETS = "@nodetool-ai/sandbox-nodetool/assets";
 
 describe("two servers on one store", () => {
   it("share workflows, and refuse a call for a run the other server holds live, naming it", async () => {
@@ -69,4 +73,28 @@ describe("two servers on one store", () => {
       await b.close();
     }
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "on one Postgres with DATA_DIRs of their own, an asset saved on A is, on B, a file not in B's DATA_DIR",
+    async () => {
+      await using a = await startTestServer();
+      const { call } = await openRun(a, "auto");
+      const saved = (await call(ASSETS, "save", [{ name: "report.txt", content: "saved on A" }])) as {
+        value: { id: string };
+      };
+      const id = saved.value.id;
+      const b = await startTestServer({ databaseUrl: await databaseFor(a.dataDir), authToken: a.token }, tempDir());
+      try {
+        const headers = { authorization: `Bearer ${a.token}` };
+        expect((await fetch(`${a.url}/assets/${id}`, { headers })).status).toBe(200);
+        const onB = await fetch(`${b.url}/assets/${id}`, { headers });
+        expect(onB.status).toBe(404);
+        expect(((await onB.json()) as { error: { message: string } }).error.message).toContain(
+          "its file is not in this server's data directory (DATA_DIR). Servers that share a Postgres must share DATA_DIR",
+        );
+      } finally {
+        await b[Symbol.asyncDispose]();
+      }
+    },
+  );
 });
