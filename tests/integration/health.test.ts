@@ -47,14 +47,17 @@ describe("/health", () => {
       await using server = await startTestServer();
       let release = () => {};
       const held = server.app.store.tx(() => new Promise<void>((resolve) => (release = resolve)));
-      const started = Date.now();
-      const hung = await health(server.url);
-      expect(hung.status).toBe(503);
-      expect(hung.body).toMatchObject({ ok: false, store: "sqlite", code: "timeout" });
-      expect(hung.body.error).toContain(`within ${HEALTH_TIMEOUT_MS} ms`);
-      expect(Date.now() - started).toBeLessThan(HEALTH_TIMEOUT_MS + 2000);
-      release();
-      await held;
+      try {
+        const started = Date.now();
+        const hung = await health(server.url);
+        expect(hung.status).toBe(503);
+        expect(hung.body).toMatchObject({ ok: false, store: "sqlite", code: "timeout" });
+        expect(hung.body.error).toContain(`within ${HEALTH_TIMEOUT_MS} ms`);
+        expect(Date.now() - started).toBeLessThan(HEALTH_TIMEOUT_MS + 2000);
+      } finally {
+        release();
+        await held;
+      }
       expect((await health(server.url)).status).toBe(200);
     },
   );
