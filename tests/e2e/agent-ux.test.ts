@@ -20,7 +20,7 @@ const focused = (page: Page) =>
   });
 
 describe("the agent panel, for a first-time user", () => {
-  it("asks before deleting a conversation, naming it; Escape and Cancel keep it, Enter deletes it", async () => {
+  it("asks before deleting a conversation, naming it; Escape and Cancel keep it, its Delete deletes it", async () => {
     await using fake = await startFakeOpenAI({ script: [{ text: "Here is the first answer." }] });
     await using app = await openApp({ agent: agent(fake) });
     const { page, server } = app;
@@ -35,7 +35,8 @@ describe("the agent panel, for a first-time user", () => {
     await toolbarDelete.click();
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain("“plan my week”");
-    expect(await focused(page)).toBe("button:in dialog:Delete");
+    // Focus starts on Cancel (a stray Enter deletes nothing), as in the workflow's.
+    expect(await focused(page)).toBe("button:in dialog:Cancel");
     await page.keyboard.press("Escape");
     await confirm.waitFor({ state: "detached" });
     expect(await focused(page)).toBe("button:Delete");
@@ -48,10 +49,11 @@ describe("the agent panel, for a first-time user", () => {
     await conversation(page).getByText("Here is the first answer.").waitFor();
     expect(await server.app.store.sql("SELECT title FROM agent_threads").all()).toEqual([{ title: "plan my week" }]);
 
-    // By the keyboard: Enter on Delete asks, Enter in the dialog deletes.
+    // By the keyboard: Enter on Delete asks, Tab from Cancel to Delete, Enter deletes.
     await toolbarDelete.focus();
     await page.keyboard.press("Enter");
     await confirm.waitFor();
+    await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await confirm.waitFor({ state: "detached" });
     await conversation(page).getByText("Ask the agent to do something").waitFor();

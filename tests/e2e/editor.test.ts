@@ -173,7 +173,7 @@ describe("renaming and deleting a workflow from the editor", () => {
       );
 
     const remove = page.getByRole("button", { name: "Delete workflow" });
-    const dialog = page.getByRole("dialog", { name: "Delete “Throw away”?" });
+    const dialog = page.getByRole("alertdialog", { name: "Delete “Throw away”?" });
     await remove.click();
     await dialog.waitFor();
     expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((el) => el === document.activeElement)).toBe(
@@ -203,7 +203,7 @@ describe("renaming and deleting a workflow from the editor", () => {
     expect(await page.locator("select option", { hasText: "Throw away" }).count()).toBe(0);
 
     await remove.click();
-    await page.getByRole("dialog", { name: "Delete “Keep me”?" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("alertdialog", { name: "Delete “Keep me”?" }).getByRole("button", { name: "Delete" }).click();
     await page.getByText("Open a workflow or create a new one.").waitFor();
     await page.reload();
     await page.getByText("Open a workflow or create a new one.").waitFor();

@@ -1,11 +1,11 @@
 /**
  * The conversation's toolbar: the thread list, New conversation, Rename, and Delete, which asks first
- * in a modal dialog naming the conversation (a deleted conversation cannot be brought back). The
- * dialog takes focus on its Delete button, so Enter confirms; Escape or Cancel keeps the conversation
- * and gives focus back to the toolbar's Delete. New conversation and a confirmed delete hand focus to
+ * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back); Escape or
+ * Cancel keeps it and gives focus back to the toolbar's Delete. New conversation and a confirmed delete hand focus to
  * the caller (`onFresh`), which puts it in the message box, where the person types next.
  */
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import type { ThreadSummary } from "./useAgent.ts";
 
 export interface ThreadBarProps {
@@ -90,54 +90,22 @@ export function ThreadBar({ threads, threadId, running, open, newThread, rename,
         </span>
       ) : null}
       {confirming ? (
-        <ConfirmDelete
-          title={confirming.title}
-          onCancel={() => {
-            setConfirming(undefined);
-            queueMicrotask(() => deleteButton.current?.focus());
-          }}
-          onConfirm={() => {
-            setConfirming(undefined);
+        <ConfirmDialog
+          title="Delete this conversation?"
+          text={`“${confirming.title}” and all its messages and steps will be deleted. This cannot be undone.`}
+          confirmLabel="Delete"
+          onConfirm={async () => {
             // The thread asked about is the one still open: the toolbar is disabled while a turn runs.
-            void remove().then(onFresh);
+            await remove();
+            return undefined;
+          }}
+          onClose={(done) => {
+            setConfirming(undefined);
+            if (done) onFresh();
+            else queueMicrotask(() => deleteButton.current?.focus());
           }}
         />
       ) : null}
     </div>
-  );
-}
-
-function ConfirmDelete({ title, onCancel, onConfirm }: { title: string; onCancel(): void; onConfirm(): void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    confirm.current?.focus();
-  }, []);
-  return (
-    <dialog
-      ref={ref}
-      className="confirm"
-      role="alertdialog"
-      aria-labelledby="confirm-delete-title"
-      aria-describedby="confirm-delete-text"
-      onCancel={(event) => {
-        // Escape keeps the conversation.
-        event.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id="confirm-delete-title">Delete this conversation?</h2>
-      <p id="confirm-delete-text">“{title}” and all its messages and steps will be deleted. This cannot be undone.</p>
-      <div className="buttons">
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="danger" ref={confirm} onClick={onConfirm}>
-          Delete
-        </button>
-      </div>
-    </dialog>
   );
 }
