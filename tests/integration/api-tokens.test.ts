@@ -3,7 +3,6 @@
  * open the API as bearer tokens and nothing else (no browser sign-in, no person's acts, no /mcp), are
  * stored only as hashes, and stop working once revoked.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
@@ -11,25 +10,11 @@ import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import { hashToken } from "../../server-bridge/auth/tokens.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
-import { storeEnv } from "../support/database.ts";
+import { cliOn } from "../support/cli.ts";
 import { startTestServer, WORKFLOWS } from "../support/server.ts";
 import { closed, nextFrame, rawSocket, socketClient, socketUrl } from "../support/sockets.ts";
 
-async function cli(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
-    env: { ...process.env, ...(await storeEnv(dataDir)) },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
-}
+const cli = (dataDir: string, ...args: string[]) => cliOn(dataDir, args);
 
 /** The status `session.create` gets with `token` as a bearer token. */
 const createStatus = async (url: string, token: string) =>

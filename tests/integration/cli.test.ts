@@ -6,26 +6,13 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { cliOn } from "../support/cli.ts";
 import { storeEnv } from "../support/database.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
 /** Runs the CLI in a child process without blocking this process (the server under test lives here). */
-async function cli(dataDir: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
-    env: { ...process.env, ...(await storeEnv(dataDir)), ...options.env },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdin.end(options.stdin ?? "");
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
-}
+const cli = (dataDir: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}) =>
+  cliOn(dataDir, args, options);
 
 async function action(dataDir: string, source: string, ...flags: string[]) {
   return actionWith({}, dataDir, source, ...flags);

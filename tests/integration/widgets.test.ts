@@ -4,7 +4,6 @@
  * server and exchanged once for a credential, an exchanged, expired or foreign token refused with a
  * message that says why, and revocation (CLI or API) ending every token, credential, socket and run.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTRPCClient, httpLink } from "@trpc/client";
@@ -12,26 +11,12 @@ import { describe, expect, it } from "vitest";
 import { ApiTokens } from "../../server-bridge/auth/api-tokens.ts";
 import type { SqliteStore } from "../../server-bridge/store/sqlite.ts";
 import type { AppRouter } from "../../server-bridge/trpc/router.ts";
-import { storeEnv } from "../support/database.ts";
+import { cliOn } from "../support/cli.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { closed, rawSocket, socketUrl } from "../support/sockets.ts";
 import { addWidget, credentialFor, exchange, HOST_ORIGIN, mint, widgetHttp, widgetSocket } from "../support/widgets.ts";
 
-async function cli(dataDir: string, ...args: string[]) {
-  const child = spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
-    env: { ...process.env, ...(await storeEnv(dataDir)) },
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { status, stdout, stderr };
-}
+const cli = (dataDir: string, ...args: string[]) => cliOn(dataDir, args);
 
 /** Everything the store holds, as text (the SQLite file, or every widget row on Postgres). */
 const storeText = async (server: TestServer) => {

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { storeEnv } from "./database.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -20,13 +21,21 @@ function spawnCli(args: readonly string[], env: Record<string, string>): ChildPr
   return spawn(process.execPath, ["--import", "tsx", "server-bridge/main.ts", ...args], {
     cwd: ROOT,
     env: { ...base, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
 }
 
-/** Runs one command to its end (bounded: a CLI that hangs fails the test instead of the suite). */
-export async function runCli(args: readonly string[], env: Record<string, string>, timeoutMs = 30_000) {
+/**
+ * Runs one command to its end, `stdin` (default nothing) on its standard input. Bounded: a CLI that
+ * hangs fails the test instead of the suite.
+ */
+export async function runCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { stdin?: string | undefined; timeoutMs?: number } = {},
+) {
   const child = spawnCli(args, env);
+  child.stdin?.end(options.stdin ?? "");
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -35,10 +44,19 @@ export async function runCli(args: readonly string[], env: Record<string, string
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
   const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
   clearTimeout(timer);
   return { status, stdout, stderr } satisfies CliResult;
+}
+
+/** A command on the store of `dataDir` as this suite runs it: SQLite there, or its Postgres schema when DATABASE_URL is set. */
+export async function cliOn(
+  dataDir: string,
+  args: readonly string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  return runCli(args, { ...(await storeEnv(dataDir)), ...options.env }, { stdin: options.stdin });
 }
 
 /** `start` as a child process: resolves with its banner once it printed the `open:` line. */
