@@ -34,6 +34,9 @@ export type TransportState =
   /** The server closed the socket for good (signed out, a credential revoked or expired): no reconnecting. */
   | { kind: "closed"; reason: string };
 
+/** Why a widget's credential stopped opening the API (the reason http/sockets.ts closes its socket with). */
+const CREDENTIAL_ENDED = "credential not valid (unknown, revoked or expired)";
+
 /** Close codes the server ends a socket with when its credential no longer holds (http/sockets.ts). */
 const ENDED = new Set([4401, 4403]);
 
@@ -66,13 +69,18 @@ export function createTransport(options: { auth?: string | undefined } = {}): Tr
     retryDelayMs: (attempt) => (attempt === 0 ? 0 : Math.min(250 * 2 ** attempt, 10_000)),
     ...(auth === undefined ? {} : { connectionParams: { token: auth } }),
     onClose(cause) {
-      if (cause?.code === undefined || !ENDED.has(cause.code) || state.kind === "closed") return;
+      if (cause?.code === undefined || !ENDED.has(cause.code)) return;
       // tRPC passes the close event itself, whose reason says why (its type names only the code).
       const reason = (cause as { reason?: unknown }).reason;
-      setState({ kind: "closed", reason: typeof reason === "string" && reason ? reason : "closed by the server" });
-      void socket.close();
+      closed(typeof reason === "string" && reason ? reason : "closed by the server");
     },
   });
+  /** The server will not have this page's credential again: stop reconnecting, and say why. */
+  const closed = (reason: string) => {
+    if (state.kind === "closed") return;
+    setState({ kind: "closed", reason });
+    void socket.close();
+  };
 
   /** Settles once: the socket opened (WebSocket), or the first attempt failed or took too long (HTTP). */
   const decided: Promise<TransportState["kind"]> = new Promise((resolve) => {
@@ -145,7 +153,17 @@ export function createTransport(options: { auth?: string | undefined } = {}): Tr
           if (stopped) return;
           // run.invokeMany streams an async generator, which tRPC's socket adapter refuses: HTTP only.
           const link = kind === "websocket" && operation.op.path !== "run.invokeMany" ? viaSocket : viaHttp;
-          inner = link(operation).subscribe(observer);
+          inner = link(operation).subscribe({
+            next: (value) => observer.next(value),
+            error: (err) => {
+              // Over HTTP a revoked or expired credential has no socket to end: the first call refused
+              // for it (401) ends the transport as a closed socket would. (Not a signed-in page's.)
+              // The guard's own text speaks to a person signing in; a widget's reason is its credential's.
+              if (auth !== undefined && httpStatusOf(err) === 401) closed(CREDENTIAL_ENDED);
+              observer.error(err);
+            },
+            complete: () => observer.complete(),
+          });
         });
         return () => {
           stopped = true;
