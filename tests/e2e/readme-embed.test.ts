@@ -4,12 +4,13 @@
  * Chromium with third-party cookies blocked. Only the addresses change: the app's (8787) and the
  * host's port (3000) are this run's.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { collect } from "../support/cli.ts";
 import { startTestServer } from "../support/server.ts";
 import { WEB_DIR } from "./browser.ts";
 import { launchBlockingThirdPartyCookies } from "./widget-host.ts";
@@ -37,18 +38,6 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-function run(child: ChildProcess): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
-}
-
 describe("the README's Embed it section", () => {
   it("works as written: widget add, the host server minting a token, the ten-line host page", async () => {
     await using server = await startTestServer({ webDir: WEB_DIR });
@@ -60,7 +49,7 @@ describe("the README's Embed it section", () => {
 
     const command = local(sh).trim().split(/\s+/);
     expect(command.slice(0, 4)).toEqual(["node", "--import", "tsx", "server-bridge/main.ts"]);
-    const added = await run(
+    const added = await collect(
       spawn(process.execPath, command.slice(1), { cwd: ROOT, env: { ...process.env, DATA_DIR: server.dataDir } }),
     );
     expect(added.status).toBe(0);
@@ -70,7 +59,7 @@ describe("the README's Embed it section", () => {
     writeFileSync(join(dir, "host.mjs"), local(js));
     writeFileSync(join(dir, "host.html"), local(html));
     const host = spawn(process.execPath, ["host.mjs"], { cwd: dir, env: { ...process.env, WIDGET_MINT_KEY: mintKey } });
-    const exited = run(host);
+    const exited = collect(host);
     const profile = mkdtempSync(join(tmpdir(), "nt-chromium-"));
     const context = await launchBlockingThirdPartyCookies(profile);
     try {

@@ -36,6 +36,14 @@ export async function runCli(
 ) {
   const child = spawnCli(args, env);
   child.stdin?.end(options.stdin ?? "");
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
+  const result = await collect(child);
+  clearTimeout(timer);
+  return result;
+}
+
+/** A child process's exit status and its whole stdout and stderr, once it has closed. */
+export function collect(child: ChildProcess): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => {
@@ -44,10 +52,7 @@ export async function runCli(
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
-  const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  clearTimeout(timer);
-  return { status, stdout, stderr } satisfies CliResult;
+  return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
 }
 
 /** A command on the store of `dataDir` as this suite runs it: SQLite there, or its Postgres schema when DATABASE_URL is set. */
