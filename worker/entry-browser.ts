@@ -7,7 +7,6 @@
 import variant from "@jitl/quickjs-wasmfile-release-sync";
 import wasmUrl from "@jitl/quickjs-wasmfile-release-sync/wasm?url";
 import type { Endpoint } from "comlink";
-import { CallSettlement } from "../shared/protocol/worker.ts";
 import { portSliceWatch, sharedSliceWatch } from "./host/clock.ts";
 import type { Limits } from "./host/limits.ts";
 import { serveSandbox } from "./host/serve.ts";
@@ -50,15 +49,6 @@ function onInit(event: MessageEvent): void {
         ? { sliceWatch: portSliceWatch(init.slicePort) }
         : {}),
   });
-  // Call results also arrive as one-way `settle` messages (the page's fast path: no acknowledgement to
-  // send back and wait for, per result batch). Comlink never sees them: its endpoint accepts only
-  // allowlisted APPLY messages. Parsed before use, like everything the page sends.
-  scope.addEventListener("message", ((event: MessageEvent) => {
-    if ((event.data as { type?: unknown } | null)?.type !== "settle") return;
-    const parsed = CallSettlement.safeParse(event.data);
-    if (parsed.success) host.settle(parsed.data);
-    else console.warn("the page sent a malformed settlement; refused", parsed.error.issues.slice(0, 3));
-  }) as EventListener);
   void host.warm().then(() => scope.postMessage({ type: "ready" }));
 }
 

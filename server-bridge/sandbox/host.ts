@@ -16,14 +16,13 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import { isCodedError } from "../../shared/protocol/errors.ts";
 import {
   CallBatch,
-  HOST_API_NAMES,
   type LimitOverrides,
   type PackInfo,
   RunResponse,
   SandboxStats,
   WORKER_API_NAMES,
 } from "../../shared/protocol/worker.ts";
-import { connectRemote, exposeAllowlisted, nodeEndpoint, type RemoteChannel } from "../../shared/sandbox/channel.ts";
+import { connectRemote, nodeEndpoint, type RemoteChannel } from "../../shared/sandbox/channel.ts";
 import {
   type DisposableExecutor,
   type ExecutedAction,
@@ -75,8 +74,13 @@ interface Slot {
   watchdog: Watchdog;
   stopHost: () => void;
   overrun: boolean;
-  /** The worker posted "prepared" and no action has taken that runtime since. */
+  /**
+   * The worker posted "prepared" after the last action sent to it: no action has taken that runtime
+   * since. (A "prepared" posted before it received the last action is stale: that action took it.)
+   */
   prepared: boolean;
+  /** Actions sent to this worker. */
+  sent: number;
   started: Promise<void>;
 }
 
@@ -173,11 +177,11 @@ export class NodeSandboxHost implements NodeExecutor {
       resourceLimits: { stackSizeMb: this.#options.stackSizeMb ?? 32 },
     });
     const channel = connectRemote(nodeEndpoint(worker), WORKER_API_NAMES, 60_000);
-    const stopHost = exposeAllowlisted(
-      { calls: (batch: unknown) => this.#serve(batch) },
-      nodeEndpoint(port1),
-      HOST_API_NAMES,
-    );
+    // Guest calls arrive as one-way `calls` messages (parsed in #serve); their results go back as one-way
+    // `settle` messages: nothing is acknowledged.
+    const onCalls = (batch: unknown) => this.#serve(batch);
+    port1.on("message", onCalls);
+    const stopHost = () => port1.off("message", onCalls);
     let started!: () => void;
     const slot: Slot = {
       worker,
@@ -186,17 +190,19 @@ export class NodeSandboxHost implements NodeExecutor {
       stopHost,
       overrun: false,
       prepared: false,
+      sent: 0,
       started: new Promise<void>((resolve) => {
         started = resolve;
       }),
     };
     let everStarted = false;
     worker.on("message", (data: unknown) => {
-      if ((data as { type?: unknown } | null)?.type !== "prepared") return;
-      slot.prepared = true;
+      const message = data as { type?: unknown; requests?: unknown } | null;
+      if (message?.type !== "prepared") return;
+      slot.prepared = message.requests === slot.sent;
       everStarted = true;
       started();
-      this.onPrepared?.();
+      if (slot.prepared) this.onPrepared?.();
     });
     const onDeath = () => {
       started();
@@ -232,8 +238,10 @@ export class NodeSandboxHost implements NodeExecutor {
     await slot.worker.terminate();
   }
 
-  async #serve(raw: unknown): Promise<void> {
-    const batch = CallBatch.parse(raw);
+  #serve(raw: unknown): void {
+    const parsed = CallBatch.safeParse(raw);
+    if (!parsed.success) return;
+    const batch = parsed.data;
     const entry = this.#routers.get(batch.run_id);
     const slot = this.#slot;
     if (!entry || !slot) return;
@@ -243,7 +251,7 @@ export class NodeSandboxHost implements NodeExecutor {
       router: entry.router,
       signal: entry.controller.signal,
       settle: (settlement) => {
-        slot.channel.call("settle", settlement, { timeoutMs: 10_000 }).catch(() => undefined);
+        if (this.#slot === slot) slot.worker.postMessage(settlement);
       },
     });
   }
@@ -259,6 +267,7 @@ export class NodeSandboxHost implements NodeExecutor {
     const slot = this.#ensureSlot();
     await slot.started;
     slot.prepared = false;
+    slot.sent++;
     // Unique among this host's actions, which is all a run id has to be on its channel.
     const runId = `act_${++this.#runs}`;
     const entry: { router: CallRouter; controller?: AbortController } = { router: options.router };

@@ -178,18 +178,16 @@ export const CallSettlement = z.object({
 });
 export type CallSettlement = z.infer<typeof CallSettlement>;
 
-/** The worker's surface, as the host sees it (the adapter allows exactly these names). */
+/**
+ * The worker's surface, as the host sees it (the adapter allows exactly these names). Guest calls and
+ * their results do not use it: they cross as one-way messages, each parsed by its receiver, so a call
+ * costs each side one message, with no acknowledgement to send back and wait for: the worker posts a
+ * `CallBatch` on the host's port, the host posts a `CallSettlement` to the worker.
+ */
 export interface WorkerApi {
   run(request: RunRequest): Promise<RunResponse>;
   cancel(request: CancelRequest): Promise<void>;
-  settle(settlement: CallSettlement): Promise<void>;
   /** Does the idle work now (frees the last runtime) and answers the counters. */
   stats(): Promise<SandboxStats>;
 }
-export const WORKER_API_NAMES = ["run", "cancel", "settle", "stats"] as const satisfies readonly (keyof WorkerApi)[];
-
-/** The host's surface, as the worker sees it. */
-export interface HostApi {
-  calls(batch: CallBatch): Promise<void>;
-}
-export const HOST_API_NAMES = ["calls"] as const satisfies readonly (keyof HostApi)[];
+export const WORKER_API_NAMES = ["run", "cancel", "stats"] as const satisfies readonly (keyof WorkerApi)[];

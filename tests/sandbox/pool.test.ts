@@ -70,6 +70,24 @@ describe("the sandbox pool", () => {
     expect(second.observation).toMatchObject({ ok: true, result: 2 });
   });
 
+  it("shares back-to-back actions between its workers: a runtime an action already took never counts as prepared", async () => {
+    await using pool = new SandboxPool({ workers: 2 });
+    await pool.warm();
+    const taken = [0, 0];
+    // The first few hundred run while the workers' code is still being optimised, slowly enough that
+    // either worker has long prepared; then each action is quicker than a preparation.
+    for (let i = 0; i < 400; i++) {
+      const run = await pool.run(`export default ${i};`, options("A"));
+      expect(run.observation).toMatchObject({ ok: true, result: i });
+      if (i >= 300) taken[run.worker ?? 0] = (taken[run.worker ?? 0] ?? 0) + 1;
+    }
+    // The worker that just answered is still preparing its next runtime (a "prepared" it posted before
+    // it received that action is stale), so the other one takes the next action: they take turns. Once
+    // it counted the runtime its action had taken, one worker took nearly every action and each waited
+    // for that worker's preparation.
+    expect(Math.min(...taken)).toBeGreaterThanOrEqual(25);
+  });
+
   it("ends a wait at once when it is cancelled, and answers every waiting action on shutdown", async () => {
     const pool = new SandboxPool({ workers: 1, sandbox: { graceMs: 300 } });
     const busy = pool.run("while (1) {}", options("A", { limits: { timeout_ms: 20_000 } }));

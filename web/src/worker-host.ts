@@ -1,9 +1,10 @@
 /**
  * The page's side of one sandbox Web Worker. The page compiles the wasm once and hands it over; the
  * worker script is served with a CSP that forbids network access. The page talks to the worker through
- * the typed, bounded channel (shared/sandbox/channel.ts), except for call results, which go as one-way
- * `settle` messages the worker parses (nothing to acknowledge); it serves exactly one function to the
- * worker, `calls`, on a dedicated port that drops every other message. A watchdog reads the deadline of the
+ * the typed, bounded channel (shared/sandbox/channel.ts), except for guest calls and their results,
+ * which cross as one-way messages each side parses (nothing to acknowledge): the worker posts `calls`
+ * batches on a dedicated port, where the page drops every other message, and the page posts `settle`
+ * messages to the worker. A watchdog reads the deadline of the
  * VM slice now running from shared memory and terminates a worker whose slice overran; terminating
  * rejects every call pending on the worker at once.
  */
@@ -12,12 +13,11 @@ import type { Endpoint } from "comlink";
 import {
   CallBatch,
   type CallSettlement,
-  HOST_API_NAMES,
   type RunRequest,
   RunResponse,
   WORKER_API_NAMES,
 } from "../../shared/protocol/worker.ts";
-import { connectRemote, exposeAllowlisted, type RemoteChannel } from "../../shared/sandbox/channel.ts";
+import { connectRemote, type RemoteChannel } from "../../shared/sandbox/channel.ts";
 import { startWatchdog, type Watchdog } from "../../shared/sandbox/watchdog.ts";
 
 let compiled: Promise<WebAssembly.Module> | undefined;
@@ -76,22 +76,19 @@ export class PageWorker {
       graceMs: WATCHDOG_GRACE_MS,
       onOverrun: () => self?.terminate("a synchronous step of the action ran past its deadline", true),
     });
-    const stopServing = exposeAllowlisted(
-      {
-        calls: async (batch: unknown) => {
-          // The worker runs untrusted code: what it sends is parsed before use, and refused if malformed.
-          const parsed = CallBatch.safeParse(batch);
-          if (!parsed.success) {
-            console.warn("sandbox worker sent a malformed call batch; refused", parsed.error.issues.slice(0, 3));
-            return;
-          }
-          options.onCalls(parsed.data);
-        },
-      },
-      channel.port1 as unknown as Endpoint,
-      HOST_API_NAMES,
-    );
-    channel.port1.start();
+    channel.port1.onmessage = (event: MessageEvent) => {
+      // The worker runs untrusted code: what it sends is parsed before use, and refused if malformed.
+      const parsed = CallBatch.safeParse(event.data);
+      if (!parsed.success) {
+        console.warn("sandbox worker sent a malformed call batch; refused", parsed.error.issues.slice(0, 3));
+        return;
+      }
+      options.onCalls(parsed.data);
+    };
+    const stopServing = () => {
+      channel.port1.onmessage = null;
+      channel.port1.close();
+    };
     const remote = connectRemote(worker as unknown as Endpoint, WORKER_API_NAMES, 60_000);
     self = new PageWorker(worker, remote, stopServing, watchdog, options.onDeath);
     const page = self;

@@ -19,8 +19,8 @@ import type { PreparedRuntime } from "./prepared.ts";
 import { describeError, type EndState, type Slice, serialiseResult } from "./result.ts";
 
 export interface ActionIO {
-  /** Sends one batch of guest calls out of the worker; a rejection fails those calls. */
-  send(calls: WireCall[]): Promise<void>;
+  /** Posts one batch of guest calls out of the worker; a throw fails those calls. */
+  send(calls: WireCall[]): void;
   sliceWatch?: SliceWatch;
   /** Lets the host's event loop run (settlements, cancel) during long job drains. */
   yieldToHost(): Promise<void>;
@@ -87,14 +87,16 @@ export async function runAction(options: {
     const flush = () => {
       const outbox = calls.takeOutbox();
       if (outbox.length === 0) return;
-      io.send(outbox).catch(() => {
+      try {
+        io.send(outbox);
+      } catch {
         const failed: WireCallResult[] = outbox.map((c) => ({
           callId: c.callId,
           ok: false,
-          error: { code: "run_ended", message: "The host stopped answering; the call was not completed." },
+          error: { code: "run_ended", message: "The calls could not be sent to the host; they were not made." },
         }));
-        if (calls.settle(failed) > 0) poke();
-      });
+        calls.settle(failed);
+      }
     };
     const stopReason = (): ObservedError | undefined => {
       if (cancelled) return cancelledError();

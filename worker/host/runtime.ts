@@ -42,14 +42,18 @@ export interface SandboxHostOptions {
   wasmMaxBytes?: number;
   /** Defaults for every action; a request may override them. */
   limits?: Partial<Limits>;
-  /** Sends a batch of guest calls to the host; results come back through `settle`. */
-  sendCalls(batch: CallBatch): Promise<void>;
+  /** Posts a batch of guest calls to the host (throws if it cannot); results come back through `settle`. */
+  sendCalls(batch: CallBatch): void;
   sliceWatch?: SliceWatch;
   yieldToHost?: () => Promise<void>;
   /** Runs the idle work (free the last runtime, prepare the next) soon; default a zero-delay timer. */
   whenIdle?: (work: () => void) => void;
-  /** Told each time a fresh runtime is ready for the next action (the host may prefer this worker). */
-  onPrepared?: () => void;
+  /**
+   * Told each time a fresh runtime is ready for the next action (the host may prefer this worker), with
+   * how many run requests the worker had received by then: a host that has sent more since knows the
+   * runtime is already taken.
+   */
+  onPrepared?: (requests: number) => void;
 }
 
 export class SandboxHost {
@@ -65,6 +69,8 @@ export class SandboxHost {
   /** The runtime the last action used, disposed when the worker is next idle. */
   #retired: PreparedRuntime | undefined;
   #idleScheduled = false;
+  /** Run requests received (each takes the prepared runtime, or fails before needing one). */
+  #requests = 0;
   /** Counters; the rest of `stats()` is read off the host's state when asked. */
   #stats = { liveRuntimes: 0, builds: 0, actions: 0, disposeFailures: 0 };
   #disposed = false;
@@ -91,6 +97,7 @@ export class SandboxHost {
 
   /** Runs one action; queued behind any action already running. Never rejects for guest failures. */
   run(request: unknown): Promise<RunResponse> {
+    this.#requests++;
     const next = this.#queue.then(() => this.#run(request));
     this.#queue = next.catch(() => undefined);
     return next;
@@ -189,15 +196,17 @@ export class SandboxHost {
   #idleWork(): void {
     this.#disposeRetired();
     const module = this.#module;
-    if (!module || this.#prepared) return;
-    try {
-      this.#prepared = this.#prepare(module);
-    } catch {
-      // A module that cannot even run setup is rebuilt by the next action.
-      this.#resetModule();
-      return;
+    if (!module) return;
+    if (!this.#prepared) {
+      try {
+        this.#prepared = this.#prepare(module);
+      } catch {
+        // A module that cannot even run setup is rebuilt by the next action.
+        this.#resetModule();
+        return;
+      }
     }
-    this.#options.onPrepared?.();
+    this.#options.onPrepared?.(this.#requests);
   }
 
   #resetModule(): void {
@@ -260,6 +269,8 @@ export class SandboxHost {
         ...(analysis.line !== undefined ? { line: analysis.line } : {}),
         ...(analysis.column !== undefined ? { column: analysis.column } : {}),
       };
+      // Refused before it needed a runtime: the prepared one still waits (the host hears so again).
+      this.#whenIdle();
       return respond({ ok: false, error: { ...error, ...at }, logs: [], calls: [] }, 0);
     }
 
