@@ -1,14 +1,23 @@
 /**
- * The audit log writer: records queue in memory and are written in one transaction per tick, never
- * one fsync per call. `flush()` writes what is queued now (used on shutdown and by tests); a write
- * that fails is logged by the caller's timer, never thrown into it.
+ * The audit log writer: records queue in memory and are written in batches, one transaction each, never
+ * one write per call. A record after a quiet spell is written at the next tick; while calls keep coming,
+ * at most one batch is written per BATCH_MS (a page's sequential guest calls, a millisecond or two apart,
+ * share one transaction instead of paying one each, with its journal write). `flush()` writes what is
+ * queued now (on shutdown, when an MCP or CLI run ends, and in tests before they read the table); a
+ * write that fails is logged by the caller's timer, never thrown into it.
  */
 import type { AuditRecord } from "../../shared/gate/invoke.ts";
 import type { Store } from "./db.ts";
 
+/** The least time between two batches while records keep coming. */
+export const BATCH_MS = 20;
+
 export class AuditLog {
   #queue: (AuditRecord & { user_id: string; at: number })[] = [];
-  #scheduled = false;
+  /** Cancels the batch write scheduled for what is queued, when one is. */
+  #unschedule: (() => void) | undefined;
+  /** When the last batch was taken (performance.now()). */
+  #lastBatch = Number.NEGATIVE_INFINITY;
   /** The batch being written now (batches are written one after another, in order). */
   #writing: Promise<void> = Promise.resolve();
   readonly #insert;
@@ -25,20 +34,28 @@ export class AuditLog {
 
   write(userId: string, record: AuditRecord): void {
     this.#queue.push({ ...record, user_id: userId, at: Date.now() });
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => {
-        this.flush().catch((err: unknown) => this.onError(err));
-      });
+    if (this.#unschedule) return;
+    const write = () => {
+      this.flush().catch((err: unknown) => this.onError(err));
+    };
+    const wait = this.#lastBatch + BATCH_MS - performance.now();
+    if (wait > 0) {
+      const timer = setTimeout(write, wait);
+      this.#unschedule = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(write);
+      this.#unschedule = () => clearImmediate(immediate);
     }
   }
 
   /** Writes what is queued; resolves once it, and every batch before it, is in the store. */
   flush(): Promise<void> {
-    this.#scheduled = false;
+    this.#unschedule?.();
+    this.#unschedule = undefined;
     const batch = this.#queue;
     this.#queue = [];
     const previous = this.#writing.catch(() => {});
+    if (batch.length > 0) this.#lastBatch = performance.now();
     const written = batch.length === 0 ? previous : previous.then(() => this.#write(batch));
     this.#writing = written;
     return written;
