@@ -191,7 +191,8 @@ export class AgentTurns {
       if (budget) return fail("capability_failed", budget);
       const resolved = await this.models.resolve(ask.model ?? thread.model);
       if (typeof resolved === "string") return fail("capability_unavailable", resolved);
-      if (ask.model) await this.threads.setModel(userId, ask.threadId, resolved.id);
+      // Kept with the thread when the person picks another (each turn names it; most name the same one).
+      if (ask.model && thread.model !== resolved.id) await this.threads.setModel(userId, ask.threadId, resolved.id);
       const stored = (await this.threads.messagesOf(thread)).map((m) => m.message);
       // The placeholder is the turn being made, not part of what the model reads.
       const messages = providerMessages(stored.slice(0, -1));

@@ -35,7 +35,13 @@ const user = (text: string) => ({ role: "user" as const, content: [{ type: "text
 /** One model turn over a socket: its events (each with the id of the batch it came in), until done or error. */
 async function turn(
   client: ReturnType<typeof socketClient>,
-  input: { threadId: string; requestId: string; append: ReturnType<typeof user>[]; lastEventId?: string },
+  input: {
+    threadId: string;
+    requestId: string;
+    append: ReturnType<typeof user>[];
+    lastEventId?: string;
+    model?: string;
+  },
   options: { stopAfter?: number } = {},
 ): Promise<{ id: string; event: ModelEvent }[]> {
   const seen: { id: string; event: ModelEvent }[] = [];
@@ -287,6 +293,28 @@ describe("the agent on the server", () => {
     const upToCut = whole.filter(({ id }) => Number(id) <= Number(whole[cut]?.id));
     expect(text(upToCut) + text(rest)).toBe(words);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it("keeps the model a turn names with its thread, and the next model picked after it", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id: threadId } = await client.api.agent.threads.create.mutate({});
+    const model = async () => (await client.api.agent.threads.get.query({ threadId })).thread.model;
+    expect(await model()).toBeNull();
+    await turn(client, { threadId, requestId: "turn_m1", append: [user("a")], model: "openai:gpt-fake-mini" });
+    expect(await model()).toBe("openai:gpt-fake-mini");
+    // A turn naming the same model again, then one naming none (the thread's own), then another.
+    await turn(client, { threadId, requestId: "turn_m2", append: [user("b")], model: "openai:gpt-fake-mini" });
+    await turn(client, { threadId, requestId: "turn_m3", append: [user("c")] });
+    expect(fake.requests.map((r) => (r as { model?: string }).model)).toEqual([
+      "gpt-fake-mini",
+      "gpt-fake-mini",
+      "gpt-fake-mini",
+    ]);
+    fake.script.push({ text: "four" });
+    await turn(client, { threadId, requestId: "turn_m4", append: [user("d")], model: "openai:gpt-fake-1" });
+    expect(await model()).toBe("openai:gpt-fake-1");
   });
 
   it("keeps the thread intact when the provider fails, and goes on with the next request", async () => {
