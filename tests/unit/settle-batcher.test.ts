@@ -19,6 +19,7 @@ describe("the page's settle batcher", () => {
   it("collects what settles after the first send in the same task into one later message", async () => {
     const sent: WireCallResult[][] = [];
     const batcher = new SettleBatcher((results) => sent.push(results));
+    batcher.expect(5);
     batcher.add(ok("a"));
     batcher.addAll([ok("b"), ok("c")]);
     batcher.add(ok("d"));
@@ -32,14 +33,30 @@ describe("the page's settle batcher", () => {
     expect(ids(sent)).toEqual([["a"], ["b", "c", "d"], ["e"]]);
   });
 
+  it("sends each result of calls made one after another at once, collecting nothing", async () => {
+    const sent: WireCallResult[][] = [];
+    const batcher = new SettleBatcher((results) => sent.push(results));
+    // A guest awaiting each call: one call sent, its result back, the next call sent.
+    for (const id of ["a", "b", "c"]) {
+      batcher.expect(1);
+      batcher.add(ok(id));
+    }
+    expect(ids(sent)).toEqual([["a"], ["b"], ["c"]]);
+    await nextTask();
+    await nextTask();
+    expect(ids(sent)).toEqual([["a"], ["b"], ["c"]]);
+  });
+
   it("sends nothing for an empty group and never the same result twice", async () => {
     const sent: WireCallResult[][] = [];
     const batcher = new SettleBatcher((results) => sent.push(results));
+    batcher.expect(3);
     batcher.addAll([]);
     expect(sent).toHaveLength(0);
     batcher.addAll([ok("x"), ok("y")]);
+    batcher.add(ok("z"));
     await nextTask();
     await nextTask();
-    expect(ids(sent)).toEqual([["x", "y"]]);
+    expect(ids(sent)).toEqual([["x", "y"], ["z"]]);
   });
 });

@@ -279,6 +279,7 @@ class BrowserSandbox implements SandboxClient {
   #serve(batch: CallBatch): void {
     const current = this.#current;
     if (!current || current.localId !== batch.run_id) return;
+    current.settled.expect(batch.calls.length);
     const isCurrent = () => this.#current === current && !current.cancelled;
     const settleAll = (results: WireCallResult[]) => current.settled.addAll(results);
     current.opened.then(
