@@ -13,7 +13,7 @@
  * The worker says when its next runtime is prepared, so a pool can prefer a worker that is ready.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { isCodedError } from "../../shared/protocol/errors.ts";
+import { failure, isCodedError } from "../../shared/protocol/errors.ts";
 import {
   CallBatch,
   type LimitOverrides,
@@ -251,7 +251,21 @@ export class NodeSandboxHost implements NodeExecutor {
       router: entry.router,
       signal: entry.controller.signal,
       settle: (settlement) => {
-        if (this.#slot === slot) slot.worker.postMessage(settlement);
+        if (this.#slot !== slot) return;
+        try {
+          slot.worker.postMessage(settlement);
+        } catch {
+          // A result that cannot cross (it never should: results are plain encoded data) still settles.
+          const message = "The result could not be sent back to the sandbox; nothing more is known.";
+          slot.worker.postMessage({
+            ...settlement,
+            results: settlement.results.map((r) => ({
+              callId: r.callId,
+              ok: false,
+              error: failure("capability_failed", message),
+            })),
+          });
+        }
       },
     });
   }
