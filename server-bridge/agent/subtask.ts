@@ -66,7 +66,7 @@ async function subtask(
   const started = performance.now();
   const session = await app.sessions.view(userId, sessionId);
   const mounted = session.modules.filter((name) => name !== "agents");
-  const gate: Gate = args.read_only ? { ...parent.gate, mode: () => "plan" } : parent.gate;
+  const gate: Gate = args.read_only ? { ...parent.gate, mode: () => "plan", highestMode: "plan" } : parent.gate;
   const thread = await app.agent.threads.create(userId, `Subtask: ${args.task.split("\n")[0]?.slice(0, 80) ?? ""}`);
   const library = defaultLibrary();
   const sandbox = await NodeSandboxHost.start();

@@ -5,7 +5,7 @@
  * held-calls.ts, the `ui` path (authorize, complete, startJob) in ui-calls.ts.
  */
 import { moduleOf } from "../../shared/capabilities/table.ts";
-import type { Actor, AnySpec, InvokeResult } from "../../shared/capabilities/types.ts";
+import type { Actor, AnySpec, InvokeResult, Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import { canonicalJson, newId } from "../../shared/gate/approvals.ts";
 import type { Gate } from "../../shared/gate/gate.ts";
@@ -76,7 +76,14 @@ export class Runs {
   async start(
     userId: string,
     sessionId: string,
-    options: { gate?: Gate; approver?: Approver; editor?: boolean; threadId?: string | undefined } = {},
+    options: {
+      gate?: Gate;
+      approver?: Approver;
+      editor?: boolean;
+      threadId?: string | undefined;
+      /** The highest mode the session may be switched to (a widget's), when it is capped. */
+      highestMode?: Mode | undefined;
+    } = {},
   ): Promise<LiveRun> {
     const session = await this.sessions.require(userId, sessionId);
     const id = newId("run");
@@ -93,6 +100,7 @@ export class Runs {
       allowSet: this.sessions.allowSet(sessionId),
       approver: options.approver ?? this.approvals.approverFor(session),
       approvalTimeoutMs: this.config.approvalTimeoutMs,
+      highestMode: options.highestMode,
     };
     const run = createRun<ServerServices>({
       context: {

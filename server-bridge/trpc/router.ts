@@ -131,6 +131,7 @@ export const appRouter = router({
         const run = await ctx.app.runs.start(ctx.userId, input.sessionId, {
           editor: input.editor ?? false,
           threadId: input.threadId,
+          highestMode: ctx.caller.widget?.maxMode,
         });
         return { runId: run.id };
       }),

@@ -10,6 +10,11 @@ export interface Gate {
   readonly monitor?: Monitor;
   /** How long an ask may stay open before it settles as `approval_timeout`. */
   readonly approvalTimeoutMs: number;
+  /**
+   * The highest mode this session may ever be switched to (a widget's), when it has one: a refusal in
+   * plan mode then never tells the model to ask for a mode the person cannot choose.
+   */
+  readonly highestMode?: Mode | undefined;
 }
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;

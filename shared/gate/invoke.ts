@@ -210,9 +210,13 @@ async function ladder<TServices>(
   // 4. Decide.
   decision = decide(await run.gate.mode(), spec.category, actor);
   if (decision === "block") {
+    const instead =
+      run.gate.highestMode === "plan"
+        ? "Plan is the highest mode this session may have, so it cannot run here: do what reads can, and tell the user what would need it."
+        : "Ask the user to switch mode.";
     return fail(
       "blocked_in_plan_mode",
-      `${name} is a ${spec.category} capability and the session is in plan mode, where only reads run. Ask the user to switch mode.`,
+      `${name} is a ${spec.category} capability and the session is in plan mode, where only reads run. ${instead}`,
     );
   }
 

@@ -138,6 +138,9 @@ describe("the agent's capabilities", () => {
       m.message.role === "tool" && m.message.observation ? [m.message.observation] : [],
     );
     expect(observations.map((o) => o.error?.code)).toEqual(["blocked_in_plan_mode", "import_refused"]);
+    // Read-only is not a mode the person could change: the model is not told to ask for another.
+    expect(observations[0]?.error?.message).toContain("Plan is the highest mode this session may have");
+    expect(observations[0]?.error?.message).not.toContain("switch mode");
     expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toEqual({ n: 0 });
     await local.end();
   });

@@ -96,9 +96,25 @@ describe("a widget credential's scope", () => {
     });
     expect(memory).toMatchObject({ ok: false, error: { code: "unknown_module" } });
 
+    // Its own plan-mode refusal tells the model to ask the user to switch mode: this session may.
+    const write = { module: WORKFLOWS, export: "create", args: ["W"] };
+    expect(await own.run.invoke.mutate({ runId, ...write })).toMatchObject({
+      ok: false,
+      error: { code: "blocked_in_plan_mode", message: expect.stringContaining("Ask the user to switch mode") },
+    });
+
     const planned = await addWidget(server, { maxMode: "plan" });
     const asPlanned = widgetHttp(server, await credentialFor(server, planned));
-    expect((await asPlanned.session.create.mutate({})).mode).toBe("plan");
+    const plannedSession = await asPlanned.session.create.mutate({});
+    expect(plannedSession.mode).toBe("plan");
+    // A widget that allows plan mode only: its person can choose no other, so the model is not told to ask.
+    const plannedRun = await asPlanned.run.start.mutate({ sessionId: plannedSession.sessionId });
+    const refused = await asPlanned.run.invoke.mutate({ runId: plannedRun.runId, ...write });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: "blocked_in_plan_mode", message: expect.stringContaining("Plan is the highest mode") },
+    });
+    expect(JSON.stringify(refused)).not.toContain("switch mode");
 
     const auto = await addWidget(server, { maxMode: "auto" });
     const asAuto = widgetHttp(server, await credentialFor(server, auto));
