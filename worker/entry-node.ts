@@ -2,12 +2,12 @@
  * Node `worker_threads` entry (MCP and headless runs). Started by server-bridge/sandbox from its
  * esbuild bundle; `workerData` carries the host's port (for `calls`), the shared slice-watch buffer
  * and the module-wide limits. No Vite-only imports here: the wasm comes from the variant package's file.
- * Besides the allowlisted API it posts one kind of message of its own: `{type: "prepared", requests}`
- * each time a fresh runtime is ready for the next action, with the run requests received by then (the
- * first one doubles as "started").
+ * Besides the allowlisted API it posts one kind of message of its own, `RuntimePrepared`, each time a
+ * fresh runtime is ready for the next action (the first one doubles as "started").
  */
 import { parentPort, workerData } from "node:worker_threads";
 import variant from "@jitl/quickjs-wasmfile-release-sync";
+import type { RuntimePrepared } from "../shared/protocol/worker.ts";
 import { type NodePortLike, nodeEndpoint } from "../shared/sandbox/channel.ts";
 import { sharedSliceWatch } from "./host/clock.ts";
 import type { Limits } from "./host/limits.ts";
@@ -30,10 +30,10 @@ const host = serveSandbox({
   hostEndpoint: nodeEndpoint(data.hostPort),
   yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
   whenIdle: (work) => setImmediate(work),
-  onPrepared: (requests) => parentPort?.postMessage({ type: "prepared", requests }),
+  onPrepared: (requests) => parentPort?.postMessage({ type: "prepared", requests } satisfies RuntimePrepared),
   ...(data.limits ? { limits: data.limits } : {}),
   ...(data.wasmMaxBytes ? { wasmMaxBytes: data.wasmMaxBytes } : {}),
   ...(data.sliceBuffer ? { sliceWatch: sharedSliceWatch(data.sliceBuffer) } : {}),
 });
 // Pay the cold start (instantiate the wasm, prepare the first runtime) before the first action arrives.
-void host.warm().then(() => parentPort?.postMessage({ type: "prepared", requests: 0 }));
+void host.warm();

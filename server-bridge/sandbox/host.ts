@@ -19,6 +19,7 @@ import {
   type LimitOverrides,
   type PackInfo,
   RunResponse,
+  RuntimePrepared,
   SandboxStats,
   WORKER_API_NAMES,
 } from "../../shared/protocol/worker.ts";
@@ -74,13 +75,14 @@ interface Slot {
   watchdog: Watchdog;
   stopHost: () => void;
   overrun: boolean;
-  /**
-   * The worker posted "prepared" after the last action sent to it: no action has taken that runtime
-   * since. (A "prepared" posted before it received the last action is stale: that action took it.)
-   */
-  prepared: boolean;
   /** Actions sent to this worker. */
   sent: number;
+  /**
+   * The run requests the worker had received when it last said a runtime was prepared. It is ready for
+   * the next action only when that counts every action sent (an earlier one's "prepared" is stale: that
+   * action took the runtime).
+   */
+  preparedAfter: number | undefined;
   started: Promise<void>;
 }
 
@@ -100,8 +102,6 @@ export class NodeSandboxHost implements NodeExecutor {
   #disposed = false;
   /** Workers replaced after an overrun or a crash. */
   restarts = 0;
-  /** Told when the worker has a runtime prepared for the next action. */
-  onPrepared: (() => void) | undefined;
 
   private constructor(options: NodeSandboxOptions, workerFile: string) {
     this.#options = options;
@@ -122,7 +122,8 @@ export class NodeSandboxHost implements NodeExecutor {
 
   /** Idle, with a runtime already prepared: an action sent now starts at once. */
   get ready(): boolean {
-    return this.#queued === 0 && this.#slot?.prepared === true;
+    const slot = this.#slot;
+    return this.#queued === 0 && slot !== undefined && slot.preparedAfter === slot.sent;
   }
 
   /** Runs one action; resolves with its observation (never rejects, whatever the guest or the worker did). */
@@ -189,20 +190,21 @@ export class NodeSandboxHost implements NodeExecutor {
       watchdog,
       stopHost,
       overrun: false,
-      prepared: false,
       sent: 0,
+      preparedAfter: undefined,
       started: new Promise<void>((resolve) => {
         started = resolve;
       }),
     };
     let everStarted = false;
     worker.on("message", (data: unknown) => {
-      const message = data as { type?: unknown; requests?: unknown } | null;
-      if (message?.type !== "prepared") return;
-      slot.prepared = message.requests === slot.sent;
+      // Comlink's answers arrive here too: only the worker's own message is parsed.
+      if ((data as { type?: unknown } | null)?.type !== "prepared") return;
+      const prepared = RuntimePrepared.safeParse(data);
+      if (!prepared.success) return;
+      slot.preparedAfter = prepared.data.requests;
       everStarted = true;
       started();
-      if (slot.prepared) this.onPrepared?.();
     });
     const onDeath = () => {
       started();
@@ -280,7 +282,6 @@ export class NodeSandboxHost implements NodeExecutor {
     if (options.signal?.aborted) return failed("cancelled", "The action was cancelled before it started.");
     const slot = this.#ensureSlot();
     await slot.started;
-    slot.prepared = false;
     slot.sent++;
     // Unique among this host's actions, which is all a run id has to be on its channel.
     const runId = `act_${++this.#runs}`;

@@ -179,6 +179,14 @@ export const CallSettlement = z.object({
 export type CallSettlement = z.infer<typeof CallSettlement>;
 
 /**
+ * A Node worker's own message to its host: a fresh runtime is ready for the next action, prepared after
+ * the worker had received `requests` run requests (a host that has sent more since knows an action has
+ * taken it). The first one also says the worker has started.
+ */
+export const RuntimePrepared = z.object({ type: z.literal("prepared"), requests: z.number().int().min(0) });
+export type RuntimePrepared = z.infer<typeof RuntimePrepared>;
+
+/**
  * The worker's surface, as the host sees it (the adapter allows exactly these names). Guest calls and
  * their results do not use it: they cross as one-way messages, each parsed by its receiver, so a call
  * costs each side one message, with no acknowledgement to send back and wait for: the worker posts a

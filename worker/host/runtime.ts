@@ -84,6 +84,7 @@ export class SandboxHost {
   async warm(): Promise<void> {
     const module = await this.#ensureModule();
     this.#prepared ??= this.#prepare(module);
+    this.#options.onPrepared?.(this.#requests);
   }
 
   /**
