@@ -3,7 +3,7 @@
  * Enter on it, turns it into a field; Enter or leaving the field saves, Escape cancels. A refusal (an
  * empty or too long name, a conflict) stays beside the field until the name is fixed or cancelled.
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 export interface WorkflowNameProps {
   name: string;
@@ -17,12 +17,20 @@ export function WorkflowName({ name, onRename }: WorkflowNameProps) {
   // Set once the field is closing (saved, cancelled, or a save on its way): its blur must not save again.
   const closing = useRef(false);
   const button = useRef<HTMLButtonElement>(null);
+  // Set when the field closes: focus goes back to the name once the button is on the page again. (A
+  // frame timer could fire before React had put it back, after a save's await, and lose the focus.)
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (draft !== undefined || !refocus.current) return;
+    refocus.current = false;
+    button.current?.focus();
+  }, [draft]);
 
   const close = () => {
     closing.current = true;
+    refocus.current = true;
     setDraft(undefined);
     setProblem(undefined);
-    requestAnimationFrame(() => button.current?.focus());
   };
   const save = async (value: string) => {
     const next = value.trim();
