@@ -43,12 +43,17 @@ const script = (steps: number) => {
   fake.script.push({ text: "done." });
 };
 
-/** What a step costs the machine, and the floor that sets on its cores (the step's time is CPU-bound there). */
-function cpuFloor(cpuMs: number): string[] {
+/**
+ * What a step costs the machine, and the floor that sets on its cores (the step's time is CPU-bound
+ * there): on the step, and so on the overhead, which is the step less two figures measured apart.
+ */
+function cpuFloor(cpuMs: number, fetchMs: number, actionMs: number): string[] {
   const cores = availableParallelism();
+  const step = cpuMs / cores;
   return [
     `  CPU per step, every process (server, provider, harness, Chromium): ${cpuMs.toFixed(1)} ms on ${cores} cores,`,
-    `    so no step can take less than ${(cpuMs / cores).toFixed(1)} ms here  (same rounds, 10 ms ticks)`,
+    `    so no step can take less than ${step.toFixed(1)} ms here  (same rounds, 10 ms ticks),`,
+    `    nor the overhead less than ${(step - fetchMs - actionMs).toFixed(1)} ms  (that floor less the fetch and the action)`,
   ];
 }
 
@@ -168,7 +173,7 @@ try {
       `  bare streamed fetch of the same reply:  ${fetchMs.toFixed(2)} ms  (from the server's process)`,
       `  the same action alone (Action editor):  ${actionMs.toFixed(2)} ms  (click to result)`,
       `  loop overhead per step: ${overhead.toFixed(2)} ms (target < 5: ${overhead < 5 ? "met" : "NOT met"})`,
-      ...(cpuPerStep.length ? cpuFloor(median(cpuPerStep)) : []),
+      ...(cpuPerStep.length ? cpuFloor(median(cpuPerStep), fetchMs, actionMs) : []),
     ].join("\n"),
   );
   process.stdout.write("\n");
