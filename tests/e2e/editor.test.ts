@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode as addFromPalette, newWorkflow } from "./editor.ts";
+import { addNode as addFromPalette, connect, newWorkflow } from "./editor.ts";
 
 describe("the workflow editor, by hand", () => {
   it("adds, drags, connects, undoes and saves; a reload finds the saved graph; hand edits never prompt", async () => {
@@ -21,16 +21,9 @@ describe("the workflow editor, by hand", () => {
     await page.mouse.move(box.x + box.width / 2 + 120, box.y + 90, { steps: 12 });
     await page.mouse.up();
 
-    // Connect constant.string's output to text.length's input through the handles.
-    const source = page.locator('.react-flow__node[data-id="constant_string"] .react-flow__handle.source').first();
-    const target = page.locator('.react-flow__node[data-id="text_length"] .react-flow__handle.target').first();
-    const s = await source.boundingBox();
-    const t = await target.boundingBox();
-    if (!s || !t) throw new Error("handles not visible");
-    await page.mouse.move(s.x + s.width / 2, s.y + s.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2, { steps: 15 });
-    await page.mouse.up();
+    // Connect constant.string's output to text.length's input through the handles (real mouse moves;
+    // a drag that began while the view still moved after the drag above is tried again).
+    await connect(page, { node: "constant_string", handle: "output" }, { node: "text_length", handle: "text" });
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
 
     // Undo removes the edge, redo brings it back.
