@@ -7,18 +7,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, connect, newWorkflow, node, openTab } from "./editor.ts";
+import { addNode, connect, newWorkflow, node, openTab, select } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 const inspector = (page: Page) => page.getByRole("region", { name: "Inspector" });
-
-/** Selects a node and waits until the inspector shows that node (it says "type · id"), not the last one. */
-async function select(page: Page, id: string) {
-  await node(page, id).locator(".wf-node-title").click();
-  await inspector(page)
-    .getByText(new RegExp(`\u00b7 ${id}$`))
-    .waitFor();
-}
 
 /** Clicks the empty canvas, so keys go to the canvas (not to a field). */
 async function focusCanvas(page: Page) {

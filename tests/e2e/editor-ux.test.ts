@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, dragHandle, newWorkflow, node, openTab } from "./editor.ts";
+import { addNode, dragHandle, newWorkflow, node, openTab, select } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 const nodes = (page: Page) => page.locator(".react-flow__node[data-id]");
@@ -138,7 +138,7 @@ describe("the editor, as a person uses it", () => {
     await page.keyboard.type("number");
     await page.keyboard.press("Enter");
     // A focused node moves with the arrow keys; the move is an edit like a drag (undoable).
-    await node(page, "constant_number").locator(".wf-node-title").click();
+    await select(page, "constant_number");
     const placed = await node(page, "constant_number").getAttribute("style");
     for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
     await expect.poll(() => page.getByRole("button", { name: "Undo" }).isEnabled()).toBe(true);
@@ -149,12 +149,12 @@ describe("the editor, as a person uses it", () => {
     await expect.poll(() => node(page, "constant_number").getAttribute("style")).toBe(placed);
     await page.keyboard.press("Control+Shift+z");
     await expect.poll(() => node(page, "constant_number").getAttribute("style")).toBe(moved);
-    await node(page, "constant_number").locator(".wf-node-title").click();
+    await select(page, "constant_number");
     await page
       .getByRole("region", { name: "Inspector" })
       .getByRole("spinbutton", { name: /^value/ })
       .fill("7");
-    await node(page, "constant_number").locator(".wf-node-title").click();
+    await select(page, "constant_number");
     await page.keyboard.press("Control+c");
     await page.keyboard.press("Control+v");
     await node(page, "constant_number_2").waitFor();
@@ -162,7 +162,7 @@ describe("the editor, as a person uses it", () => {
     await expect.poll(() => nodes(page).count()).toBe(3);
     // The copies carry the value.
     expect(await node(page, "constant_number_2").textContent()).toContain("7");
-    await node(page, "constant_number_2").locator(".wf-node-title").click();
+    await select(page, "constant_number_2");
     await page.keyboard.press("Delete");
     await expect.poll(() => nodes(page).count()).toBe(2);
     await focusCanvas(page);
@@ -170,7 +170,7 @@ describe("the editor, as a person uses it", () => {
     await expect.poll(() => nodes(page).count()).toBe(3);
 
     // Several at once (Ctrl+click), deleted together and back with one undo.
-    await node(page, "constant_number").locator(".wf-node-title").click();
+    await select(page, "constant_number");
     await node(page, "constant_number_2_2")
       .locator(".wf-node-title")
       .click({ modifiers: ["Control"] });
@@ -255,7 +255,7 @@ export default "deleted";`,
     await page.setViewportSize({ width: 1400, height: 900 });
     await newWorkflow(page, "Remembers");
     await addNode(page, "save memory", "memory.save");
-    await node(page, "memory_save").locator(".wf-node-title").click();
+    await select(page, "memory_save");
     await page
       .getByRole("region", { name: "Inspector" })
       .getByRole("textbox", { name: /^content/ })
@@ -293,9 +293,9 @@ export default "deleted";`,
 
     // A long job, cancelled from the editor.
     await addNode(page, "delay", "control.delay");
-    await node(page, "control_delay").locator(".wf-node-title").click();
+    await select(page, "control_delay");
     await page.getByRole("region", { name: "Inspector" }).getByRole("spinbutton", { name: /^ms/ }).fill("60000");
-    await node(page, "memory_save").locator(".wf-node-title").click();
+    await select(page, "memory_save");
     await page.keyboard.press("Delete");
     await page.getByRole("button", { name: "Run workflow" }).click();
     await page.getByRole("status", { name: "Delay: running" }).waitFor();
@@ -318,7 +318,7 @@ export default "deleted";`,
     await page.setViewportSize({ width: 1400, height: 900 });
     await newWorkflow(page, "Gray");
     await addNode(page, "grayscale", "image.grayscale");
-    await node(page, "image_grayscale").locator(".wf-node-title").click();
+    await select(page, "image_grayscale");
     const inspector = page.getByRole("region", { name: "Inspector" });
     const png = await sharp({ create: { width: 4, height: 2, channels: 3, background: "#c00" } })
       .png()

@@ -24,6 +24,18 @@ export function node(page: Page, id: string) {
   return page.locator(`.react-flow__node[data-id="${id}"]`);
 }
 
+/**
+ * Selects a node by its title and waits until the inspector shows that node (it says "type · id"): a
+ * field filled right after the click would otherwise reach the inspector of the node selected before.
+ */
+export async function select(page: Page, id: string): Promise<void> {
+  await node(page, id).locator(".wf-node-title").click();
+  await page
+    .getByRole("region", { name: "Inspector" })
+    .getByText(new RegExp(`\u00b7 ${id}$`))
+    .waitFor();
+}
+
 /** Drags from one handle to another with real mouse moves (React Flow ignores dragTo). */
 export async function dragHandle(
   page: Page,
