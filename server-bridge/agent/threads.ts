@@ -37,8 +37,19 @@ interface ThreadRow {
 }
 
 const MAX_TITLE = 200;
-/** Threads whose parsed messages are kept (a turn re-reads its whole thread; only changed rows are parsed again). */
-const PARSED_THREADS = 64;
+/** Threads whose messages are kept in memory (a turn re-reads its whole thread). */
+const CACHED_THREADS = 64;
+
+/** A stored message as last read or written here, with the JSON it is stored as. */
+interface Known extends StoredMessage {
+  body: string;
+}
+
+/** A thread's messages as of a revision of it (`rev`, bumped by every write to its messages). */
+interface CachedThread {
+  rev: number;
+  messages: Known[];
+}
 
 function view(row: ThreadRow): ThreadView {
   return {
@@ -58,8 +69,11 @@ export function titleOf(text: string): string {
 }
 
 export class ThreadStore {
-  /** Per thread, the last parse of each stored message by seq, kept while its body is unchanged. Shared: read-only. */
-  readonly #parsed = new Map<string, Map<number, { body: string; message: AgentMessage | undefined }>>();
+  /**
+   * Per thread, its messages as of a revision: kept up to date by this store's own writes, read again
+   * when the thread's revision says another writer changed them. Shared: read-only.
+   */
+  readonly #cached = new Map<string, CachedThread>();
 
   constructor(private readonly store: Store) {}
 
@@ -108,7 +122,7 @@ export class ThreadStore {
       await this.store.sql("DELETE FROM agent_messages WHERE thread_id = ?").run(threadId);
       await this.store.sql("DELETE FROM agent_threads WHERE id = ?").run(threadId);
     });
-    this.#parsed.delete(threadId);
+    this.#cached.delete(threadId);
   }
 
   async messages(userId: string, threadId: string): Promise<StoredMessage[]> {
@@ -116,40 +130,63 @@ export class ThreadStore {
   }
 
   /**
-   * The messages of a thread its owner was already checked for (`require` answered it). The rows are
-   * read every time (another server may have written them); a row whose body is unchanged since the
-   * last read is not parsed again, so a turn's re-read of a long thread costs its new messages only.
+   * The messages of a thread its owner was already checked for (`require` answered it). The thread's
+   * revision is read every time (another process may have written it): while it is the one last seen
+   * here, the messages kept in memory are answered; else the rows are read again, and a row whose body
+   * is unchanged is not parsed again. So a turn's re-read of a long thread does not grow with it.
    */
   async messagesOf(thread: ThreadView): Promise<StoredMessage[]> {
+    const rev = await this.#rev(thread.id);
+    const before = this.#cached.get(thread.id);
+    if (before && before.rev === rev) return this.#keep(thread.id, before).messages.map(stored);
     const rows = (await this.store
       .sql("SELECT seq, body, input_tokens, output_tokens FROM agent_messages WHERE thread_id = ? ORDER BY seq")
       .all(thread.id)) as { seq: number; body: string; input_tokens: number; output_tokens: number }[];
-    const before = this.#parsed.get(thread.id);
-    const now = new Map<number, { body: string; message: AgentMessage | undefined }>();
-    const out: StoredMessage[] = [];
-    for (const row of rows) {
-      const known = before?.get(row.seq);
-      const parsed =
-        known && known.body === row.body
-          ? known
-          : { body: row.body, message: AgentMessage.safeParse(JSON.parse(row.body)).data };
-      now.set(row.seq, parsed);
-      if (!parsed.message) continue;
-      out.push({
-        seq: row.seq,
-        message: parsed.message,
-        usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
-      });
+    const kept = new Map(before?.messages.map((known) => [known.seq, known]));
+    const messages: Known[] = [];
+    for (const { seq, body, input_tokens, output_tokens } of rows) {
+      const known = kept.get(seq);
+      const usage = { input_tokens, output_tokens };
+      const read = known && known.body === body ? { ...known, usage } : parsed(seq, body, usage);
+      if (read) messages.push(read);
     }
-    this.#parsed.delete(thread.id);
-    if (this.#parsed.size >= PARSED_THREADS) this.#parsed.delete(this.#parsed.keys().next().value as string);
-    this.#parsed.set(thread.id, now);
-    return out;
+    // The rows were read after the revision: they hold at least its writes, so the pair is safe to keep.
+    return this.#keep(thread.id, { rev, messages }).messages.map(stored);
+  }
+
+  /** Keeps a thread's messages as the most recently used, within CACHED_THREADS. */
+  #keep(threadId: string, cached: CachedThread): CachedThread {
+    this.#cached.delete(threadId);
+    if (this.#cached.size >= CACHED_THREADS) this.#cached.delete(this.#cached.keys().next().value as string);
+    this.#cached.set(threadId, cached);
+    return cached;
+  }
+
+  /** A thread's revision (0 when it is gone): every write to its messages bumps it (migration 009's triggers). */
+  async #rev(threadId: string): Promise<number> {
+    const row = (await this.store.sql("SELECT rev FROM agent_threads WHERE id = ?").get(threadId)) as
+      | { rev: number }
+      | undefined;
+    return row?.rev ?? 0;
+  }
+
+  /**
+   * After a write of this store's (in a transaction that read the revision before and after it):
+   * applies it to the kept messages when they are of the revision before, else forgets them (they
+   * were already stale; the next read reloads).
+   */
+  #wrote(threadId: string, revs: { before: number; after: number }, apply: (messages: Known[]) => Known[]): void {
+    const cached = this.#cached.get(threadId);
+    if (!cached) return;
+    if (cached.rev === revs.before) this.#cached.set(threadId, { rev: revs.after, messages: apply(cached.messages) });
+    else this.#cached.delete(threadId);
   }
 
   /** Appends messages at the end of the thread; answers the seq of each. */
   async append(threadId: string, messages: readonly AgentMessage[]): Promise<number[]> {
-    return await this.store.tx(async () => {
+    const added: { seq: number; body: string }[] = [];
+    const revs = await this.store.tx(async () => {
+      const before = await this.#rev(threadId);
       const last = (await this.store
         .sql("SELECT max(seq) AS n FROM agent_messages WHERE thread_id = ?")
         .get(threadId)) as {
@@ -157,17 +194,22 @@ export class ThreadStore {
       };
       let seq = last.n ?? 0;
       const at = Date.now();
-      const seqs: number[] = [];
       for (const message of messages) {
         seq++;
+        const body = JSON.stringify(message);
         await this.store
           .sql("INSERT INTO agent_messages (thread_id, seq, body, created_at) VALUES (?, ?, ?, ?)")
-          .run(threadId, seq, JSON.stringify(message), at);
-        seqs.push(seq);
+          .run(threadId, seq, body, at);
+        added.push({ seq, body });
       }
       await this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
-      return seqs;
+      return { before, after: await this.#rev(threadId) };
     });
+    this.#wrote(threadId, revs, (kept) => [
+      ...kept,
+      ...added.flatMap(({ seq, body }) => parsed(seq, body, { input_tokens: 0, output_tokens: 0 }) ?? []),
+    ]);
+    return added.map((known) => known.seq);
   }
 
   /**
@@ -180,9 +222,17 @@ export class ThreadStore {
     const last = stored.findLast((m) => m.message.role !== "tool");
     if (last?.message.role !== "assistant") return false;
     const message: AgentMessage = { ...last.message, ended };
-    await this.store
-      .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
-      .run(JSON.stringify(message), threadId, last.seq);
+    const body = JSON.stringify(message);
+    const revs = await this.store.tx(async () => {
+      const before = await this.#rev(threadId);
+      await this.store
+        .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
+        .run(body, threadId, last.seq);
+      return { before, after: await this.#rev(threadId) };
+    });
+    this.#wrote(threadId, revs, (kept) =>
+      kept.flatMap((known) => (known.seq === last.seq ? (parsed(known.seq, body, known.usage) ?? []) : known)),
+    );
     return true;
   }
 
@@ -199,12 +249,14 @@ export class ThreadStore {
     chargeTo?: string,
   ): Promise<void> {
     const tokens = usage.input_tokens + usage.output_tokens;
-    await this.store.tx(async () => {
+    const body = JSON.stringify(message);
+    const revs = await this.store.tx(async () => {
+      const before = await this.#rev(threadId);
       await this.store
         .sql(
           "UPDATE agent_messages SET body = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
         )
-        .run(JSON.stringify(message), usage.input_tokens, usage.output_tokens, threadId, seq);
+        .run(body, usage.input_tokens, usage.output_tokens, threadId, seq);
       await this.store
         .sql(
           "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?",
@@ -222,7 +274,18 @@ export class ThreadStore {
           "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = agent_usage.tokens + excluded.tokens",
         )
         .run(userId, today(), tokens);
+      return { before, after: await this.#rev(threadId) };
     });
+    this.#wrote(threadId, revs, (kept) =>
+      kept.flatMap((known) =>
+        known.seq === seq
+          ? (parsed(seq, body, {
+              input_tokens: known.usage.input_tokens + usage.input_tokens,
+              output_tokens: known.usage.output_tokens + usage.output_tokens,
+            }) ?? [])
+          : known,
+      ),
+    );
   }
 
   /** Tokens this user used today (UTC), what the daily budget counts. */
@@ -232,6 +295,17 @@ export class ThreadStore {
       .get(userId, today())) as { tokens: number } | undefined;
     return row?.tokens ?? 0;
   }
+}
+
+/** A stored row as read back (the message as the schema reads its JSON), or undefined when it does not read. */
+function parsed(seq: number, body: string, usage: TokenUsage): Known | undefined {
+  const message = AgentMessage.safeParse(JSON.parse(body)).data;
+  return message && { seq, body, message, usage };
+}
+
+/** What a copy of a kept message answers: the stored message without its body. */
+function stored({ seq, message, usage }: Known): StoredMessage {
+  return { seq, message, usage };
 }
 
 function today(): string {

@@ -14,10 +14,11 @@ import type { Statement, Store } from "./db.ts";
 import { schema } from "./postgres/001-schema.ts";
 import { widgets } from "./postgres/002-widgets.ts";
 import { scriptSessions } from "./postgres/003-script-sessions.ts";
+import { threadRevisions } from "./postgres/004-thread-revisions.ts";
 import { channelOf, type PostgresSignals, postgresSignals } from "./postgres/signals.ts";
 
 /** Postgres migrations, in order (their own numbering: the first is the whole SQLite 001-006 schema, then 007 on). */
-export const PG_MIGRATIONS: readonly string[] = [schema, widgets, scriptSessions];
+export const PG_MIGRATIONS: readonly string[] = [schema, widgets, scriptSessions, threadRevisions];
 
 /** Advisory lock keys (any 64-bit number; these spell "ntsb" and then a purpose). */
 const MIGRATION_LOCK = 0x6e747362_0001;

@@ -18,6 +18,7 @@ import { apiTokens } from "./migrations/005-api-tokens.ts";
 import { agent } from "./migrations/006-agent.ts";
 import { widgets } from "./migrations/007-widgets.ts";
 import { scriptSessions } from "./migrations/008-script-sessions.ts";
+import { threadRevisions } from "./migrations/009-thread-revisions.ts";
 import { localSignals } from "./signals.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   agent,
   widgets,
   scriptSessions,
+  threadRevisions,
 ];
 
 export interface SqliteStore extends Store {
