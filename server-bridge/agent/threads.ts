@@ -172,13 +172,18 @@ export class ThreadStore {
 
   /**
    * After a write of this store's (in a transaction that read the revision before and after it):
-   * applies it to the kept messages when they are of the revision before, else forgets them (they
-   * were already stale; the next read reloads).
+   * applies it to the kept messages when they are of the revision before, else (they were already
+   * stale, or `apply` cannot place the write in them) forgets them: the next read reloads.
    */
-  #wrote(threadId: string, revs: { before: number; after: number }, apply: (messages: Known[]) => Known[]): void {
+  #wrote(
+    threadId: string,
+    revs: { before: number; after: number },
+    apply: (messages: Known[]) => Known[] | undefined,
+  ): void {
     const cached = this.#cached.get(threadId);
     if (!cached) return;
-    if (cached.rev === revs.before) this.#cached.set(threadId, { rev: revs.after, messages: apply(cached.messages) });
+    const messages = cached.rev === revs.before ? apply(cached.messages) : undefined;
+    if (messages) this.#cached.set(threadId, { rev: revs.after, messages });
     else this.#cached.delete(threadId);
   }
 
@@ -230,9 +235,7 @@ export class ThreadStore {
         .run(body, threadId, last.seq);
       return { before, after: await this.#rev(threadId) };
     });
-    this.#wrote(threadId, revs, (kept) =>
-      kept.flatMap((known) => (known.seq === last.seq ? (parsed(known.seq, body, known.usage) ?? []) : known)),
-    );
+    this.#wrote(threadId, revs, (kept) => replaced(kept, last.seq, (known) => parsed(known.seq, body, known.usage)));
     return true;
   }
 
@@ -277,13 +280,11 @@ export class ThreadStore {
       return { before, after: await this.#rev(threadId) };
     });
     this.#wrote(threadId, revs, (kept) =>
-      kept.flatMap((known) =>
-        known.seq === seq
-          ? (parsed(seq, body, {
-              input_tokens: known.usage.input_tokens + usage.input_tokens,
-              output_tokens: known.usage.output_tokens + usage.output_tokens,
-            }) ?? [])
-          : known,
+      replaced(kept, seq, (known) =>
+        parsed(seq, body, {
+          input_tokens: known.usage.input_tokens + usage.input_tokens,
+          output_tokens: known.usage.output_tokens + usage.output_tokens,
+        }),
       ),
     );
   }
@@ -301,6 +302,17 @@ export class ThreadStore {
 function parsed(seq: number, body: string, usage: TokenUsage): Known | undefined {
   const message = AgentMessage.safeParse(JSON.parse(body)).data;
   return message && { seq, body, message, usage };
+}
+
+/**
+ * The kept messages with the one at `seq` replaced by `next` of it (left out when its new body does not
+ * read), or undefined when none is kept at `seq` (a row that did not read before): then they are reloaded.
+ */
+function replaced(kept: readonly Known[], seq: number, next: (known: Known) => Known | undefined): Known[] | undefined {
+  const at = kept.findIndex((known) => known.seq === seq);
+  if (at < 0) return undefined;
+  const now = next(kept[at] as Known);
+  return [...kept.slice(0, at), ...(now ? [now] : []), ...kept.slice(at + 1)];
 }
 
 /** What a copy of a kept message answers: the stored message without its body. */

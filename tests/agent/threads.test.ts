@@ -110,4 +110,21 @@ describe("the thread store's messages in memory", () => {
     expect(now.map((m) => m.seq)).toEqual([1, 3, 4, 5]);
     expect(now[0]?.message).toEqual(user("one, edited"));
   });
+
+  it("reads a message that did not read before once this store rewrites it", async () => {
+    const { store } = await open();
+    const threads = new ThreadStore(store);
+    const thread = await threads.create(USER);
+    const [, seq] = await threads.append(thread.id, [user("one"), answer("", true)]);
+    // An operator's edit leaves the placeholder unreadable: it is left out, the rest still reads.
+    await store
+      .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
+      .run(JSON.stringify({ role: "nobody" }), thread.id, seq);
+    expect((await threads.messagesOf(thread)).map((m) => m.seq)).toEqual([1]);
+    await threads.complete(USER, thread.id, seq as number, answer("first"), { input_tokens: 3, output_tokens: 1 });
+    expect((await threads.messagesOf(thread)).map((m) => m.message)).toMatchObject([
+      { role: "user" },
+      { role: "assistant", text: "first" },
+    ]);
+  });
 });
