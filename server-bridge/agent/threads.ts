@@ -171,27 +171,31 @@ export class ThreadStore {
   }
 
   /**
-   * After a write of this store's (in a transaction that read the revision before and after it):
-   * applies it to the kept messages when they are of the revision before, else (they were already
-   * stale, or `apply` cannot place the write in them) forgets them: the next read reloads.
+   * Writes to a thread's messages in one transaction that reads the revision before and after `write`,
+   * then applies the write to the kept messages when they are of the revision before; else (they were
+   * already stale, or `apply` cannot place the write in them) forgets them: the next read reloads.
    */
-  #wrote(
+  async #write(
     threadId: string,
-    revs: { before: number; after: number },
+    write: () => Promise<void>,
     apply: (messages: Known[]) => Known[] | undefined,
-  ): void {
+  ): Promise<void> {
+    const { before, after } = await this.store.tx(async () => {
+      const before = await this.#rev(threadId);
+      await write();
+      return { before, after: await this.#rev(threadId) };
+    });
     const cached = this.#cached.get(threadId);
     if (!cached) return;
-    const messages = cached.rev === revs.before ? apply(cached.messages) : undefined;
-    if (messages) this.#cached.set(threadId, { rev: revs.after, messages });
+    const messages = cached.rev === before ? apply(cached.messages) : undefined;
+    if (messages) this.#cached.set(threadId, { rev: after, messages });
     else this.#cached.delete(threadId);
   }
 
   /** Appends messages at the end of the thread; answers the seq of each. */
   async append(threadId: string, messages: readonly AgentMessage[]): Promise<number[]> {
     const added: { seq: number; body: string }[] = [];
-    const revs = await this.store.tx(async () => {
-      const before = await this.#rev(threadId);
+    const write = async () => {
       const last = (await this.store
         .sql("SELECT max(seq) AS n FROM agent_messages WHERE thread_id = ?")
         .get(threadId)) as {
@@ -208,9 +212,8 @@ export class ThreadStore {
         added.push({ seq, body });
       }
       await this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
-      return { before, after: await this.#rev(threadId) };
-    });
-    this.#wrote(threadId, revs, (kept) => [
+    };
+    await this.#write(threadId, write, (kept) => [
       ...kept,
       ...added.flatMap(({ seq, body }) => parsed(seq, body, { input_tokens: 0, output_tokens: 0 }) ?? []),
     ]);
@@ -228,14 +231,15 @@ export class ThreadStore {
     if (last?.message.role !== "assistant") return false;
     const message: AgentMessage = { ...last.message, ended };
     const body = JSON.stringify(message);
-    const revs = await this.store.tx(async () => {
-      const before = await this.#rev(threadId);
-      await this.store
-        .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
-        .run(body, threadId, last.seq);
-      return { before, after: await this.#rev(threadId) };
-    });
-    this.#wrote(threadId, revs, (kept) => replaced(kept, last.seq, (known) => parsed(known.seq, body, known.usage)));
+    await this.#write(
+      threadId,
+      async () => {
+        await this.store
+          .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
+          .run(body, threadId, last.seq);
+      },
+      (kept) => replaced(kept, last.seq, (known) => parsed(known.seq, body, known.usage)),
+    );
     return true;
   }
 
@@ -253,8 +257,7 @@ export class ThreadStore {
   ): Promise<void> {
     const tokens = usage.input_tokens + usage.output_tokens;
     const body = JSON.stringify(message);
-    const revs = await this.store.tx(async () => {
-      const before = await this.#rev(threadId);
+    const write = async () => {
       await this.store
         .sql(
           "UPDATE agent_messages SET body = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
@@ -277,9 +280,8 @@ export class ThreadStore {
           "INSERT INTO agent_usage (user_id, day, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id, day) DO UPDATE SET tokens = agent_usage.tokens + excluded.tokens",
         )
         .run(userId, today(), tokens);
-      return { before, after: await this.#rev(threadId) };
-    });
-    this.#wrote(threadId, revs, (kept) =>
+    };
+    await this.#write(threadId, write, (kept) =>
       replaced(kept, seq, (known) =>
         parsed(seq, body, {
           input_tokens: known.usage.input_tokens + usage.input_tokens,
