@@ -93,8 +93,30 @@ export function admitWidgetRun(ctx: Ctx): void {
   }
 }
 
-/** Calls counted per widget in the current minute (per process: a rate limit is a live counter). */
-const meters = new Map<string, { minute: number; calls: number }>();
+/**
+ * A widget's calls in the last minute, by the second they were made in (oldest first). A second's
+ * calls are freed once a full 60 s have passed since that second ended, so no 60 s window ever holds
+ * more than the limit (a fixed clock minute would let a burst at its end repeat at the next one's
+ * start); a caller waits at most a second longer than an exact log would make it. Per process: a rate
+ * limit is a live counter.
+ */
+interface Meter {
+  seconds: { second: number; calls: number }[];
+  calls: number;
+}
+
+const meters = new Map<string, Meter>();
+
+function refusal(message: string): InvokeResult {
+  return { ok: false, error: failure("invalid_call", message) };
+}
+
+/** Drops from `meter` the seconds whose calls are freed by the start of `second`. */
+function expire(meter: Meter, second: number): void {
+  while (meter.seconds.length > 0 && (meter.seconds[0]?.second ?? second) <= second - 61) {
+    meter.calls -= meter.seconds.shift()?.calls ?? 0;
+  }
+}
 
 /**
  * Counts `calls` capability calls against the widget's calls per minute; past it, the refusal each of
@@ -103,22 +125,41 @@ const meters = new Map<string, { minute: number; calls: number }>();
 export function meterWidgetCalls(ctx: Ctx, calls: number): InvokeResult | undefined {
   const widget = widgetOf(ctx);
   if (!widget) return undefined;
-  const minute = Math.floor(Date.now() / 60_000);
-  const meter = meters.get(widget.id);
-  const current = meter && meter.minute === minute ? meter : { minute, calls: 0 };
-  if (current.calls + calls > widget.callsPerMinute) {
-    const wait = Math.ceil(((minute + 1) * 60_000 - Date.now()) / 1000);
-    return {
-      ok: false,
-      error: failure(
-        "invalid_call",
-        `This widget allows ${widget.callsPerMinute} capability calls a minute and has used them; wait ${wait} s, then call again.`,
-      ),
-    };
+  const limit = widget.callsPerMinute;
+  if (calls > limit) {
+    return refusal(
+      `This batch of ${calls} capability calls is more than the ${limit} a minute this widget allows; send fewer at once.`,
+    );
   }
-  current.calls += calls;
-  meters.set(widget.id, current);
-  if (meters.size > 10_000) for (const [id, m] of meters) if (m.minute !== minute) meters.delete(id);
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  const meter = meters.get(widget.id) ?? { seconds: [], calls: 0 };
+  expire(meter, second);
+  if (meter.calls + calls > limit) {
+    // The second whose expiry frees enough: wait until then.
+    let freed = 0;
+    let until = second + 1;
+    for (const held of meter.seconds) {
+      freed += held.calls;
+      until = held.second + 61;
+      if (meter.calls - freed + calls <= limit) break;
+    }
+    const wait = Math.max(1, Math.ceil((until * 1000 - now) / 1000));
+    return refusal(
+      `This widget allows ${limit} capability calls a minute and has used them; wait ${wait} s, then call again.`,
+    );
+  }
+  const last = meter.seconds.at(-1);
+  if (last?.second === second) last.calls += calls;
+  else meter.seconds.push({ second, calls });
+  meter.calls += calls;
+  meters.set(widget.id, meter);
+  if (meters.size > 10_000) {
+    for (const [id, held] of meters) {
+      expire(held, second);
+      if (held.calls === 0) meters.delete(id);
+    }
+  }
   return undefined;
 }
 
