@@ -14,10 +14,11 @@
  * Callers that are not widgets pass every check unchanged.
  */
 import type { Actor, InvokeResult, Mode } from "../../shared/capabilities/types.ts";
-import { CodedError, failure } from "../../shared/protocol/errors.ts";
+import { CodedError } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import type { Caller } from "../auth/caller.ts";
 import { initialMode, modulesWithin, requireModeWithin, type WidgetPolicy } from "../auth/widget-policy.ts";
+import { refusal } from "../runs/runs.ts";
 
 interface Ctx {
   app: AppServices;
@@ -94,28 +95,17 @@ export function admitWidgetRun(ctx: Ctx): void {
 }
 
 /**
- * A widget's calls in the last minute, by the second they were made in (oldest first). A second's
+ * Each widget's calls in the last minute, by the second they were made in (oldest first). A second's
  * calls are freed once a full 60 s have passed since that second ended, so no 60 s window ever holds
  * more than the limit (a fixed clock minute would let a burst at its end repeat at the next one's
  * start); a caller waits at most a second longer than an exact log would make it. Per process: a rate
  * limit is a live counter.
  */
-interface Meter {
-  seconds: { second: number; calls: number }[];
-  calls: number;
-}
+const meters = new Map<string, { second: number; calls: number }[]>();
 
-const meters = new Map<string, Meter>();
-
-function refusal(message: string): InvokeResult {
-  return { ok: false, error: failure("invalid_call", message) };
-}
-
-/** Drops from `meter` the seconds whose calls are freed by the start of `second`. */
-function expire(meter: Meter, second: number): void {
-  while (meter.seconds.length > 0 && (meter.seconds[0]?.second ?? second) <= second - 61) {
-    meter.calls -= meter.seconds.shift()?.calls ?? 0;
-  }
+/** The seconds of `held` whose calls are not yet freed at the start of `second`. */
+function unexpired(held: { second: number; calls: number }[], second: number) {
+  return held.filter((s) => s.second > second - 61);
 }
 
 /**
@@ -128,37 +118,34 @@ export function meterWidgetCalls(ctx: Ctx, calls: number): InvokeResult | undefi
   const limit = widget.callsPerMinute;
   if (calls > limit) {
     return refusal(
+      "invalid_call",
       `This batch of ${calls} capability calls is more than the ${limit} a minute this widget allows; send fewer at once.`,
     );
   }
   const now = Date.now();
   const second = Math.floor(now / 1000);
-  const meter = meters.get(widget.id) ?? { seconds: [], calls: 0 };
-  expire(meter, second);
-  if (meter.calls + calls > limit) {
-    // The second whose expiry frees enough: wait until then.
-    let freed = 0;
-    let until = second + 1;
-    for (const held of meter.seconds) {
-      freed += held.calls;
-      until = held.second + 61;
-      if (meter.calls - freed + calls <= limit) break;
+  const held = unexpired(meters.get(widget.id) ?? [], second);
+  let used = held.reduce((sum, s) => sum + s.calls, 0);
+  if (used + calls > limit) {
+    // Free the oldest seconds until the batch fits (it will: calls <= limit); wait for the last one freed.
+    let until = second;
+    for (const s of held) {
+      if (used + calls <= limit) break;
+      used -= s.calls;
+      until = s.second + 61;
     }
     const wait = Math.max(1, Math.ceil((until * 1000 - now) / 1000));
     return refusal(
+      "invalid_call",
       `This widget allows ${limit} capability calls a minute and has used them; wait ${wait} s, then call again.`,
     );
   }
-  const last = meter.seconds.at(-1);
+  const last = held.at(-1);
   if (last?.second === second) last.calls += calls;
-  else meter.seconds.push({ second, calls });
-  meter.calls += calls;
-  meters.set(widget.id, meter);
+  else held.push({ second, calls });
+  meters.set(widget.id, held);
   if (meters.size > 10_000) {
-    for (const [id, held] of meters) {
-      expire(held, second);
-      if (held.calls === 0) meters.delete(id);
-    }
+    for (const [id, seconds] of meters) if (unexpired(seconds, second).length === 0) meters.delete(id);
   }
   return undefined;
 }
