@@ -89,6 +89,9 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       const ask = dialog(frame);
       await ask.waitFor();
       expect(await ask.textContent()).toContain("ui_add_node");
+      // A host run that takes a while is said in the widget, and no longer once it has ended.
+      const hostRunNote = frame.getByText("The host page is running an action here");
+      await hostRunNote.waitFor();
       await expect
         .poll(() => w.evaluate((win) => win.events.filter((e) => e.type === "approval").map((e) => e.status)))
         .toEqual(["pending"]);
@@ -167,6 +170,7 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       await ask.getByRole("button", { name: "Allow once" }).click();
 
       expect(await running).toMatchObject({ ok: true, result: "added" });
+      await hostRunNote.waitFor({ state: "hidden" });
       await page.locator('#editor li[data-id="n1"]').waitFor();
       expect(await w.evaluate((win) => win.graph.nodes.map((n) => [n.id, n.type]))).toEqual([
         ["n1", "constant.number"],

@@ -5,7 +5,7 @@
  * sandbox, one action at a time with the person's own; what happens (approvals asked and settled,
  * runs ended, job progress) is told to the host, never an approval's arguments.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
 import { MODES, type Mode } from "../../../shared/capabilities/types.ts";
 import type { WidgetEvent } from "../../../shared/embed/protocol.ts";
 import type { SessionEvent } from "../../../shared/protocol/server.ts";
@@ -49,6 +49,50 @@ function oneAtATime(sandbox: SandboxClient): SandboxClient {
   };
 }
 
+/** How long the host's runs must have been going before the panel says so (a quick one never shows). */
+export const HOST_RUN_NOTE_AFTER_MS = 250;
+
+/**
+ * Whether the host page's runs have been going for a while. Only the status line reads it, and it
+ * changes only once runs outlast HOST_RUN_NOTE_AFTER_MS, so a quick run changes nothing on screen (the
+ * line appearing and going again cost a trivial run ~3 ms of layout, and was a flicker).
+ */
+class HostRuns {
+  #count = 0;
+  #shown = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #listeners = new Set<() => void>();
+  readonly subscribe = (listener: () => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+  readonly shown = () => this.#shown;
+  add(delta: 1 | -1): void {
+    this.#count += delta;
+    if (this.#count > 0) {
+      this.#timer ??= setTimeout(() => this.#show(true), HOST_RUN_NOTE_AFTER_MS);
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#show(false);
+  }
+  #show(shown: boolean): void {
+    if (this.#shown === shown) return;
+    this.#shown = shown;
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+function HostRunsNote({ runs }: { runs: HostRuns }) {
+  const running = useSyncExternalStore(runs.subscribe, runs.shown);
+  return running ? (
+    <p role="status" className="connection">
+      The host page is running an action here; anything it asks is asked of you.
+    </p>
+  ) : null;
+}
+
 /** The modes the widget allows, lowest first. */
 function modesUpTo(max: Mode): Mode[] {
   return MODES.slice(0, MODES.indexOf(max) + 1);
@@ -69,7 +113,7 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
       jobs: new JobsStore(new UserCalls(api, sessionId)),
     };
   }, [api, hostUi, link, sessionId, transport]);
-  const [hostRuns, setHostRuns] = useState(0);
+  const hostRuns = useMemo(() => new HostRuns(), []);
 
   // What the host is told: approvals (without their arguments), run ends, job progress.
   const asked = useRef(new Map<string, Omit<Extract<WidgetEvent, { type: "approval" }>, "status">>());
@@ -91,14 +135,14 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
   useEffect(() => {
     if (!parts) return;
     link.onRun((id, source) => {
-      setHostRuns((n) => n + 1);
+      hostRuns.add(1);
       void parts.sandbox
         .run(source)
         .then(({ observation }) => link.send({ type: "run_result", id, observation }))
-        .finally(() => setHostRuns((n) => n - 1));
+        .finally(() => hostRuns.add(-1));
     });
     link.send({ type: "connected" });
-  }, [link, parts]);
+  }, [hostRuns, link, parts]);
 
   if (state.status === "loading") return <p className="status">Connecting…</p>;
   if (state.status !== "ready") {
@@ -126,11 +170,7 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
         </label>
       </header>
       <ConnectionStatus transport={transport} />
-      {hostRuns > 0 ? (
-        <p role="status" className="connection">
-          The host page is running an action here; anything it asks is asked of you.
-        </p>
-      ) : null}
+      <HostRunsNote runs={hostRuns} />
       {error ? (
         <p role="alert" className="banner">
           {error}{" "}
