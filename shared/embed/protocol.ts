@@ -57,7 +57,10 @@ export type FrameMessage = z.infer<typeof FrameMessage>;
 
 /** Host -> iframe. */
 export const HostMessage = z.discriminatedUnion("type", [
-  /** The visitor's widget token, minted by the host's server: exchanged once by the iframe. */
+  /**
+   * The visitor's widget token, minted by the host's server: exchanged once by the iframe. It carries
+   * (transfers) one end of a MessageChannel: every message after it, both ways, goes over that channel.
+   */
   z.object({
     type: z.literal("connect"),
     token: z.string().min(1).max(200),

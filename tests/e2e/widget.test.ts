@@ -73,6 +73,15 @@ describe("the widget embedded in a page of another site (third-party cookies blo
     const { server } = fixture;
     await withHost(fixture, {}, async (host) => {
       const page = await fixture.newPage();
+      // Keeps the host's end of each MessageChannel the page makes (the SDK's channel to its iframe),
+      // so the test can speak over it as a hostile host script could.
+      await page.addInitScript(`{
+        const Native = MessageChannel;
+        window.channelPorts = [];
+        window.MessageChannel = class extends Native {
+          constructor() { super(); window.channelPorts.push(this.port1); }
+        };
+      }`);
       await page.goto(`${host.origin}/`);
       expect(await ready(page)).toBe("ready");
       const frame = await widgetFrame(page);
@@ -96,11 +105,13 @@ describe("the widget embedded in a page of another site (third-party cookies blo
         .poll(() => w.evaluate((win) => win.events.filter((e) => e.type === "approval").map((e) => e.status)))
         .toEqual(["pending"]);
 
-      // The host tries to answer it, to change the mode, to read the credential: none of it is a message.
+      // The host tries to answer it, to change the mode, to read the credential: none of it is a message,
+      // over the channel the SDK opened as much as to the iframe's window (no longer heard once it opened).
       const before = await ignoredByWidget(frame);
-      await page.evaluate(
+      const ports = await page.evaluate(
         ({ app, approvalId }) => {
           const target = document.querySelector("iframe")?.contentWindow;
+          const { channelPorts } = window as unknown as { channelPorts: MessagePort[] };
           for (const message of [
             { type: "approval_response", approval_id: approvalId, answer: "allow" },
             { type: "respond", approvalId, answer: { kind: "allow" } },
@@ -108,11 +119,14 @@ describe("the widget embedded in a page of another site (third-party cookies blo
             { type: "credential" },
           ]) {
             target?.postMessage(message, app);
+            for (const port of channelPorts) port.postMessage(message);
           }
+          return channelPorts.length;
         },
         { app: server.url, approvalId: "any" },
       );
-      await expect.poll(() => ignoredByWidget(frame)).toBe(before + 4);
+      expect(ports).toBe(1);
+      await expect.poll(() => ignoredByWidget(frame)).toBe(before + 8);
       expect(await ask.isVisible()).toBe(true);
 
       // Nor can it call the approval procedures itself: from its page the browser does not even send
@@ -277,6 +291,23 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       const hostIgnored = await w.evaluate((win) => win.widget.stats().ignored.source);
       await second.evaluate(() => window.opener?.postMessage({ type: "connected" }, "*"));
       await expect.poll(() => w.evaluate((win) => win.widget.stats().ignored.source)).toBe(hostIgnored + 1);
+
+      // A `connect` without the channel's port (an SDK older than the server) is told so, not left waiting.
+      const told = await page.evaluate(
+        ({ app, widget }) =>
+          new Promise<unknown>((resolve) => {
+            const raw = document.createElement("iframe");
+            raw.src = `${app}/embed?w=${encodeURIComponent(widget)}`;
+            addEventListener("message", (event) => {
+              if (event.source !== raw.contentWindow) return;
+              if (event.data?.type === "ready") raw.contentWindow?.postMessage({ type: "connect", token: "t" }, app);
+              if (event.data?.type === "failed") resolve(event.data.error);
+            });
+            document.body.append(raw);
+          }),
+        { app: server.url, widget: host.widget.id },
+      );
+      expect(told).toMatchObject({ code: "invalid_call", message: expect.stringContaining("/embed/sdk.js") });
 
       // The same host page on an origin the widget does not list is refused framing.
       const stranger = await startHostSite(server, host.widget);

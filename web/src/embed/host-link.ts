@@ -3,14 +3,19 @@
  * window, its parent, and hears only messages from it, from one of the widget's origins; the first
  * valid message fixes which one (the host's), and from then on only that origin is heard. It says
  * `ready` once loaded (to the parent's exact origin when the browser tells it, else to each allowed
- * origin: only the one the parent shows receives it), takes the first `connect` token, and then
- * carries runs, `ui` requests and events. Every request it makes of the host has a deadline.
+ * origin: only the one the parent shows receives it), takes the first `connect` token with the
+ * channel's port it carries, and from then on carries runs, `ui` requests and events over that port
+ * only (peer.ts). Every request it makes of the host has a deadline.
  */
 
 import { type FrameMessage, HostMessage, type WidgetEvent } from "../../../shared/embed/protocol.ts";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { WidgetConfig } from "./config.ts";
 import { listenToPeer, type Peer, postTo } from "./peer.ts";
+
+/** What a `connect` without the channel's port (from an SDK older than this page) is told. */
+const OLD_SDK =
+  "The host page's widget SDK is older than this server's: load mountAgentWidget from this server's /embed/sdk.js again.";
 
 /** How long a `ui` request waits for the host before it fails. */
 const HOST_ANSWER_MS = 20_000;
@@ -45,15 +50,22 @@ export function linkToHost(config: WidgetConfig, self: Window = window): HostLin
     peer: () => (parent === self ? undefined : parent),
     allows: (origin) => (hostOrigin === undefined ? config.origins.includes(origin) : origin === hostOrigin),
     schema: HostMessage,
-    onMessage(message, origin) {
+    onMessage(message, origin, ports) {
       hostOrigin ??= origin;
       switch (message.type) {
-        case "connect":
+        case "connect": {
           // One token per widget page: a second `connect` changes nothing.
           if (connected) return;
+          const port = ports[0];
+          if (!port) {
+            send({ type: "failed", error: { code: "invalid_call", message: OLD_SDK } });
+            return;
+          }
           connected = true;
+          peer.open(port, origin);
           resolveConnect({ token: message.token, ui: message.ui });
           return;
+        }
         case "run":
           runHandler?.(message.id, message.source);
           return;
@@ -72,7 +84,7 @@ export function linkToHost(config: WidgetConfig, self: Window = window): HostLin
   });
 
   const send = (message: FrameMessage) => {
-    if (parent === self) return;
+    if (parent === self || peer.post(message)) return;
     if (hostOrigin !== undefined) {
       postTo(parent, hostOrigin, message);
       return;

@@ -6,8 +6,9 @@
  *   const observation = await widget.run(`export default 6 * 7`);
  *
  * It inserts the widget's iframe sized to `element`, hands it the visitor's token once the iframe says
- * it is ready, and then talks to that one window only, at the server's exact origin (every message
- * both ways is parsed: shared/embed/protocol.ts). `run` lets the host's own agent use the widget as its
+ * it is ready (to that one window only, at the server's exact origin), with one end of a MessageChannel,
+ * and then talks to it over that channel only (every message both ways is parsed:
+ * shared/embed/protocol.ts, web/src/embed/peer.ts). `run` lets the host's own agent use the widget as its
  * executor: it never throws, and resolves with the observation (a failure is one, with its code). The
  * mode and approvals are not the host's: they are set and answered by the person inside the iframe.
  * With `ui`, the host serves the `ui` namespace for its own editor: the server authorises each call,
@@ -73,8 +74,9 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
     LOAD_MS,
   );
 
+  /** Over the channel `connect` opened (before it, the host has nothing to say). */
   const send = (message: HostMessage) => {
-    if (iframe.contentWindow) postTo(iframe.contentWindow, origin, message);
+    peer.post(message);
   };
 
   const serveUi = async (message: Extract<FrameMessage, { type: "ui_call" | "ui_graph" }>) => {
@@ -110,7 +112,13 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
           clearTimeout(loadTimer);
           if (tokenSent) return;
           tokenSent = true;
-          send({ type: "connect", token: options.token, ui: options.ui !== undefined });
+          if (iframe.contentWindow) {
+            // The iframe's end of the channel travels with the token; everything after goes over it.
+            const channel = new MessageChannel();
+            peer.open(channel.port1, origin);
+            const connect: HostMessage = { type: "connect", token: options.token, ui: options.ui !== undefined };
+            postTo(iframe.contentWindow, origin, connect, [channel.port2]);
+          }
           return;
         case "connected":
           settleReady?.resolve();
