@@ -50,7 +50,7 @@ function oneAtATime(sandbox: SandboxClient): SandboxClient {
 }
 
 /** How long the host's runs must have been going before the panel says so (a quick one never shows). */
-export const HOST_RUN_NOTE_AFTER_MS = 250;
+const HOST_RUN_NOTE_AFTER_MS = 250;
 
 /**
  * Whether the host page's runs have been going for a while. Only the status line reads it, and it
