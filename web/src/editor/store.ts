@@ -9,6 +9,7 @@
  */
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import { applyOp, type DocumentOp, type Fragment, type OpResult } from "../../../shared/graph/ops.ts";
+import { ExternalStore } from "../external-store.ts";
 
 export interface OpenWorkflow {
   id: string;
@@ -36,43 +37,37 @@ export interface ApplyOptions {
 const HISTORY_MAX = 200;
 const EMPTY: Graph = { nodes: [], edges: [] };
 
-export class EditorStore {
-  #snapshot: EditorSnapshot = {
-    workflow: undefined,
-    graph: EMPTY,
-    dirty: false,
-    canUndo: false,
-    canRedo: false,
-    clipboard: undefined,
-    deleted: false,
-  };
+export class EditorStore extends ExternalStore<EditorSnapshot> {
   #past: Graph[] = [];
   /** The group the newest undo step belongs to, while it may still grow. */
   #group: string | undefined;
   #future: Graph[] = [];
   #saved: Graph = EMPTY;
-  readonly #listeners = new Set<() => void>();
   /** Called after every change of the graph or the open workflow (persists the draft). */
   onChange: ((snapshot: EditorSnapshot) => void) | undefined;
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
-  getSnapshot = (): EditorSnapshot => this.#snapshot;
+  constructor() {
+    super({
+      workflow: undefined,
+      graph: EMPTY,
+      dirty: false,
+      canUndo: false,
+      canRedo: false,
+      clipboard: undefined,
+      deleted: false,
+    });
+  }
 
   #set(next: Partial<EditorSnapshot>): void {
-    const graph = next.graph ?? this.#snapshot.graph;
-    this.#snapshot = {
-      ...this.#snapshot,
+    const graph = next.graph ?? this.getSnapshot().graph;
+    this.publish({
+      ...this.getSnapshot(),
       ...next,
       dirty: graph !== this.#saved && JSON.stringify(graph) !== JSON.stringify(this.#saved),
       canUndo: this.#past.length > 0,
       canRedo: this.#future.length > 0,
-    };
-    for (const listener of this.#listeners) listener();
-    this.onChange?.(this.#snapshot);
+    });
+    this.onChange?.(this.getSnapshot());
   }
 
   /** Opens a workflow; `draft` (an unsaved graph kept across a reload) replaces the stored graph. */
@@ -95,12 +90,12 @@ export class EditorStore {
 
   /** Applies one document operation; a change becomes one undo step, or joins its group's step. */
   apply(op: DocumentOp, args: Record<string, unknown>, options: ApplyOptions = {}): OpResult {
-    const result = applyOp(this.#snapshot.graph, op, args);
+    const result = applyOp(this.getSnapshot().graph, op, args);
     if (!result.ok) return result;
     if (op === "ui_copy") this.#set({ clipboard: result.value as Fragment });
-    if (result.graph !== this.#snapshot.graph) {
+    if (result.graph !== this.getSnapshot().graph) {
       const joins = options.group !== undefined && options.group === this.#group && this.#past.length > 0;
-      if (!joins) this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.#snapshot.graph];
+      if (!joins) this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
       this.#group = options.group;
       this.#future = [];
       this.#set({ graph: result.graph });
@@ -118,7 +113,7 @@ export class EditorStore {
     const previous = this.#past.at(-1);
     if (!previous) return;
     this.#past = this.#past.slice(0, -1);
-    this.#future = [this.#snapshot.graph, ...this.#future];
+    this.#future = [this.getSnapshot().graph, ...this.#future];
     this.#set({ graph: previous });
   }
 
@@ -127,24 +122,24 @@ export class EditorStore {
     const next = this.#future[0];
     if (!next) return;
     this.#future = this.#future.slice(1);
-    this.#past = [...this.#past, this.#snapshot.graph];
+    this.#past = [...this.#past, this.getSnapshot().graph];
     this.#set({ graph: next });
   }
 
   /** The open workflow was renamed (by an action or another tab): its title follows; nothing else changes. */
   renamed(id: string, name: string): void {
-    const open = this.#snapshot.workflow;
+    const open = this.getSnapshot().workflow;
     if (open?.id === id && open.name !== name) this.#set({ workflow: { ...open, name } });
   }
 
   /** The open workflow was deleted elsewhere: the editor keeps its draft and says so. */
   deletedElsewhere(id: string): void {
-    if (this.#snapshot.workflow?.id === id && !this.#snapshot.deleted) this.#set({ deleted: true });
+    if (this.getSnapshot().workflow?.id === id && !this.getSnapshot().deleted) this.#set({ deleted: true });
   }
 
   /** After a rename here: the stored name and version; the graph, and any draft of it, stay. */
   markRenamed(workflow: Workflow): void {
-    const open = this.#snapshot.workflow;
+    const open = this.getSnapshot().workflow;
     if (open?.id !== workflow.id) return;
     this.#set({ workflow: { ...open, name: workflow.name, version: workflow.version } });
   }

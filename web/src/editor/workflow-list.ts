@@ -4,48 +4,36 @@
  * tab or MCP), newest first as the server lists them.
  */
 import type { SessionEvent } from "../../../shared/protocol/server.ts";
+import { ExternalStore } from "../external-store.ts";
 import type { EditorController, WorkflowSummary } from "./controller.ts";
 
 type Change = Extract<SessionEvent, { type: "workflow_changed" }>;
 
-export class WorkflowList {
-  #items: WorkflowSummary[] = [];
-  readonly #listeners = new Set<() => void>();
-
-  constructor(private readonly controller: EditorController) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
-  getSnapshot = (): WorkflowSummary[] => this.#items;
-
-  #set(items: WorkflowSummary[]): void {
-    this.#items = items;
-    for (const listener of this.#listeners) listener();
+export class WorkflowList extends ExternalStore<WorkflowSummary[]> {
+  constructor(private readonly controller: EditorController) {
+    super([]);
   }
 
   async refresh(): Promise<void> {
-    this.#set(await this.controller.list());
+    this.publish(await this.controller.list());
   }
 
   apply(event: Change): void {
     const { workflow, change } = event;
-    const others = this.#items.filter((w) => w.id !== workflow.id);
+    const others = this.getSnapshot().filter((w) => w.id !== workflow.id);
     if (change === "deleted") {
-      this.#set(others);
+      this.publish(others);
       this.controller.deletedElsewhere(workflow.id);
       return;
     }
-    const known = this.#items.find((w) => w.id === workflow.id);
+    const known = this.getSnapshot().find((w) => w.id === workflow.id);
     const next: WorkflowSummary = {
       id: workflow.id,
       name: workflow.name ?? known?.name ?? workflow.id,
       version: workflow.version ?? known?.version ?? 1,
       updated_at: workflow.updated_at ?? new Date().toISOString(),
     };
-    this.#set([next, ...others]);
+    this.publish([next, ...others]);
     // The open workflow was renamed elsewhere: the editor's title follows (its graph stays the draft).
     this.controller.store.renamed(workflow.id, next.name);
   }

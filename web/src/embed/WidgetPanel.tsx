@@ -12,6 +12,7 @@ import type { SessionEvent } from "../../../shared/protocol/server.ts";
 import { subtaskProgress } from "../agent/subtask-progress.ts";
 import { ConnectionStatus } from "../ConnectionStatus.tsx";
 import { UserCalls } from "../editor/user-calls.ts";
+import { ExternalStore } from "../external-store.ts";
 import { JobsStore } from "../jobs/jobs-store.ts";
 import { AgentPanel } from "../panel/AgentPanel.tsx";
 import { ApprovalDialog } from "../panel/ApprovalDialog.tsx";
@@ -57,35 +58,26 @@ const HOST_RUN_NOTE_AFTER_MS = 250;
  * changes only once runs outlast HOST_RUN_NOTE_AFTER_MS, so a quick run changes nothing on screen (the
  * line appearing and going again cost a trivial run ~3 ms of layout, and was a flicker).
  */
-class HostRuns {
+class HostRuns extends ExternalStore<boolean> {
   #count = 0;
-  #shown = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #listeners = new Set<() => void>();
-  readonly subscribe = (listener: () => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-  readonly shown = () => this.#shown;
+  constructor() {
+    super(false);
+  }
   add(delta: 1 | -1): void {
     this.#count += delta;
     if (this.#count > 0) {
-      this.#timer ??= setTimeout(() => this.#show(true), HOST_RUN_NOTE_AFTER_MS);
+      this.#timer ??= setTimeout(() => this.publish(true), HOST_RUN_NOTE_AFTER_MS);
       return;
     }
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#show(false);
-  }
-  #show(shown: boolean): void {
-    if (this.#shown === shown) return;
-    this.#shown = shown;
-    for (const listener of this.#listeners) listener();
+    if (this.getSnapshot()) this.publish(false);
   }
 }
 
 function HostRunsNote({ runs }: { runs: HostRuns }) {
-  const running = useSyncExternalStore(runs.subscribe, runs.shown);
+  const running = useSyncExternalStore(runs.subscribe, runs.getSnapshot);
   return running ? (
     <p role="status" className="connection">
       The host page is running an action here; anything it asks is asked of you.

@@ -20,7 +20,7 @@ export interface PeerStats {
 
 export interface Peer {
   stats(): PeerStats;
-  /** From now on, hears and speaks over `port` only (one end of the channel `connect` set up with `origin`). */
+  /** From now on, hears and speaks over `port` only (one end of the channel `connect` set up with `origin`); once per peer. */
   open(port: MessagePort, origin: string): void;
   /** Posts over the channel; false before it is open. */
   post(message: unknown): boolean;
@@ -47,7 +47,6 @@ export function listenToPeer<TSchema extends z.ZodType>(options: PeerOptions<TSc
   const peer: Peer = {
     stats: () => ({ ignored: { ...ignored } }),
     open(port, origin) {
-      channel?.close();
       channel = port;
       port.onmessage = (event) => {
         const parsed = options.schema.safeParse(event.data);

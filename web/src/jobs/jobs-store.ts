@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ListedJob, type SessionEvent } from "../../../shared/protocol/server.ts";
 import { fromWire } from "../../../shared/protocol/values.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
+import { ExternalStore } from "../external-store.ts";
 
 export type NodeRunStatus = "queued" | "running" | "completed" | "failed" | "skipped" | "cancelled";
 
@@ -34,41 +35,33 @@ interface StoredNode {
   outputs?: unknown;
 }
 
-export class JobsStore {
-  #jobs: JobEntry[] = [];
+export class JobsStore extends ExternalStore<JobEntry[]> {
   #error: string | undefined;
-  readonly #listeners = new Set<() => void>();
   /** Jobs whose node runs this page follows (started here or heard about live). */
   readonly #followed = new Set<string>();
 
-  constructor(private readonly calls: UserCalls) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
-  getSnapshot = (): JobEntry[] => this.#jobs;
+  constructor(private readonly calls: UserCalls) {
+    super([]);
+  }
 
   get error(): string | undefined {
     return this.#error;
   }
 
   #set(jobs: JobEntry[]): void {
-    this.#jobs = [...jobs].sort(
-      (a, b) => Number(isLive(b)) - Number(isLive(a)) || b.created_at.localeCompare(a.created_at),
+    this.publish(
+      [...jobs].sort((a, b) => Number(isLive(b)) - Number(isLive(a)) || b.created_at.localeCompare(a.created_at)),
     );
-    for (const listener of this.#listeners) listener();
   }
 
   #update(jobId: string, change: (job: JobEntry) => JobEntry): void {
-    this.#set(this.#jobs.map((job) => (job.job_id === jobId ? change(job) : job)));
+    this.#set(this.getSnapshot().map((job) => (job.job_id === jobId ? change(job) : job)));
   }
 
   /** The most recent job of a workflow this page followed, for the canvas. */
   canvasJob(workflowId: string | undefined): JobEntry | undefined {
     if (!workflowId) return undefined;
-    return this.#jobs.find((job) => job.workflow_id === workflowId && this.#followed.has(job.job_id));
+    return this.getSnapshot().find((job) => job.workflow_id === workflowId && this.#followed.has(job.job_id));
   }
 
   async refresh(): Promise<void> {
@@ -79,10 +72,10 @@ export class JobsStore {
       this.#error = undefined;
     } catch (err) {
       this.#error = `The jobs could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
-      this.#set(this.#jobs);
+      this.#set(this.getSnapshot());
       return;
     }
-    const known = new Map(this.#jobs.map((job) => [job.job_id, job]));
+    const known = new Map(this.getSnapshot().map((job) => [job.job_id, job]));
     const merged = listed.map((job) => {
       const before = known.get(job.job_id);
       known.delete(job.job_id);
@@ -113,7 +106,7 @@ export class JobsStore {
   /** Follows a job, adding it (until the list reads its row) when it is not known yet. */
   #follow(jobId: string, workflowId: string | null = null, workflowName: string | null = null): void {
     this.#followed.add(jobId);
-    if (this.#jobs.some((job) => job.job_id === jobId)) return;
+    if (this.getSnapshot().some((job) => job.job_id === jobId)) return;
     this.#set([
       {
         job_id: jobId,
@@ -128,7 +121,7 @@ export class JobsStore {
         error: null,
         nodes: {},
       },
-      ...this.#jobs,
+      ...this.getSnapshot(),
     ]);
     // Started elsewhere (an action): the list tells its workflow and name.
     if (workflowId === null) void this.refresh();
