@@ -7,23 +7,40 @@ export interface NodeTypeHit {
   description: string;
 }
 
-/** Node types ranked by how many query words they contain (id and title count double). */
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** How well one query word names a type: a whole word of its id or title, the start of one, or inside one. */
+function headScore(word: string, head: readonly string[], headText: string): number {
+  if (head.includes(word)) return 4;
+  if (head.some((h) => h.startsWith(word))) return 3;
+  // Inside a word (`scale` in `grayscale`) only for words long enough not to be noise (`if` in `stringify`).
+  return word.length >= 3 && headText.includes(word) ? 1 : 0;
+}
+
+/**
+ * Node types ranked the way palettes rank: the type whose title is the query first (`text` finds Text
+ * before Text length), then by each query word: a whole word of the id or title, the start of one
+ * (`conc` finds Concatenate), inside one, and the start of a word of the description; the shorter title
+ * first among equals.
+ */
 export function searchNodeTypes(query: string, limit = 20): NodeTypeHit[] {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const wanted = query.toLowerCase().trim();
+  const words = wanted.match(WORD) ?? [];
   if (words.length === 0) return [];
   return NODE_TYPES.map((type) => {
-    const head = `${type.id} ${type.title}`.toLowerCase();
-    const body = type.description.toLowerCase();
-    const segments = type.id.toLowerCase().split(".");
-    // A word that is a whole segment of the id (`template` in `text.template`) is the best match.
+    const headText = `${type.id} ${type.title}`.toLowerCase();
+    const head = headText.match(WORD) ?? [];
+    const body = type.description.toLowerCase().match(WORD) ?? [];
     const score = words.reduce(
-      (sum, w) => sum + (segments.includes(w) ? 3 : 0) + (head.includes(w) ? 2 : 0) + (body.includes(w) ? 1 : 0),
-      0,
+      (sum, w) => sum + headScore(w, head, headText) + (body.some((b) => b.startsWith(w)) ? 1 : 0),
+      type.title.toLowerCase() === wanted ? 10 : 0,
     );
     return { type, score };
   })
     .filter((hit) => hit.score > 0)
-    .sort((a, b) => b.score - a.score || a.type.id.localeCompare(b.type.id))
+    .sort(
+      (a, b) => b.score - a.score || a.type.title.length - b.type.title.length || a.type.id.localeCompare(b.type.id),
+    )
     .slice(0, limit)
     .map(({ type }) => ({ id: type.id, title: type.title, description: type.description }));
 }

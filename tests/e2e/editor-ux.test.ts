@@ -51,6 +51,11 @@ describe("the editor, as a person uses it", () => {
     if (!pane) throw new Error("no canvas");
     await page.mouse.dblclick(pane.x + pane.width / 2, pane.y + pane.height / 2);
     expect(await page.getByRole("listbox", { name: "Node types" }).getByRole("option").count()).toBe(40);
+    // Typing a type's title puts that type first (Enter would add it), before types that only contain it.
+    await page.keyboard.type("text");
+    await expect
+      .poll(() => page.getByRole("listbox", { name: "Node types" }).getByRole("option").first().textContent())
+      .toBe("Text constant.string");
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByRole("listbox", { name: "Node types" }).count()).toBe(0);
     await addNode(page, "number", "constant.number");
