@@ -2,7 +2,8 @@
  * The agent panel as a first-time user meets it, in Chromium against the scripted model server: Delete
  * asks before a conversation goes (and Escape or Cancel keeps it), New conversation puts the cursor
  * in the message box, a turn that ended early says why again after a reload, and a step that waited
- * for an approval shows its own run time with the wait stated apart.
+ * for an approval shows its own run time with the wait stated apart, and a long conversation scrolls
+ * inside the panel with the message box still in view.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -167,6 +168,33 @@ export default (await workflows.create({ name: "Waited" })).name;`;
     await page.reload();
     await conversation(page).getByText("Made Waited.").waitFor();
     expect(await check()).toBe(live);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("keeps the message box and Send in view when the conversation outgrows the panel: the conversation scrolls", async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of a long answer.`).join("\n\n");
+    await using fake = await startFakeOpenAI({ script: [{ text: long }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "write a long answer");
+    await conversation(page).getByText("Line 40 of a long answer.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    await page.getByRole("textbox", { name: "Message" }).fill("next");
+    for (const control of [
+      page.getByRole("textbox", { name: "Message" }),
+      page.getByRole("button", { name: "Send", exact: true }),
+    ]) {
+      const box = await control.boundingBox();
+      expect(box && box.y + box.height).toBeLessThanOrEqual(800);
+    }
+    const overflow = (selector: string) =>
+      page.evaluate(
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return e.scrollHeight - e.clientHeight; })()`,
+      );
+    expect(await overflow('[aria-label="Conversation"]')).toBeGreaterThan(0);
+    expect(await overflow("#agent-panel")).toBeLessThanOrEqual(1);
     expect(app.problems).toEqual([]);
   });
 });

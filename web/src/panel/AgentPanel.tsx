@@ -46,7 +46,7 @@ export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode, api, persis
   }, [api]);
   const toAction = useCallback(() => setTab("action"), []);
   const tabs: PanelTab[] = [
-    { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} /> },
+    { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} />, fill: true },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },
     {
       id: "history",

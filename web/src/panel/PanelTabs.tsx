@@ -10,6 +10,8 @@ export interface PanelTab {
   id: string;
   label: string;
   content: ReactNode;
+  /** The content takes the panel's whole height, and scrolls its own parts (the conversation). */
+  fill?: boolean;
 }
 
 export interface PanelTabsProps {
@@ -72,7 +74,7 @@ export function PanelTabs({ tabs, selected, onSelect }: PanelTabsProps) {
           role="tabpanel"
           aria-labelledby={`tab-${tab.id}`}
           hidden={tab.id !== selected}
-          className="tabpanel"
+          className={tab.fill ? "tabpanel fill" : "tabpanel"}
         >
           {tab.content}
         </div>
