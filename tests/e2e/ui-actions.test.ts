@@ -43,6 +43,71 @@ describe("an action edits the open workflow through ui", () => {
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
   });
 
+  it("lays out a graph an action builds from nothing without positions, in the action's undo step; placed nodes stay put", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await openNewWorkflow(page, "Laid out");
+    const positions = `const { nodes } = await ui.getGraph();
+export default nodes.map((n) => \`\${n.id}@\${n.position.x},\${n.position.y}\`).join(" ");`;
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+await ui.addNode({ node_type: "constant.number", node_id: "a", data: { value: 2 } });
+await ui.addNode({ node_type: "constant.number", node_id: "b", data: { value: 40 } });
+await ui.addNode({ node_type: "math.add", node_id: "sum" });
+await ui.connect({ source: "a", target: "sum", target_handle: "a" });
+await ui.connect({ source: "b", target: "sum", target_handle: "b" });
+${positions}`,
+    );
+    // The action's answer, "id@x,y id@x,y ...", as positions by node id.
+    const at = (text: string) =>
+      Object.fromEntries(
+        [...text.matchAll(/(\w+)@(-?[\d.]+),(-?[\d.]+)/g)].map(([, id, x, y]) => [id, { x: Number(x), y: Number(y) }]),
+      );
+    const built = at(await finished(page));
+    // Left to right: both inputs in one column, one above the other (not a row the edges run behind).
+    expect(built.a?.x).toBe(built.b?.x);
+    // `a` feeds the upper input, so it stands above `b` (their edges do not cross).
+    expect((built.b?.y ?? 0) - (built.a?.y ?? 0)).toBeGreaterThanOrEqual(60);
+    expect(built.sum?.x).toBeGreaterThan((built.a?.x ?? 0) + 200);
+    // Laid out after they were added, the nodes are still brought into view.
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    await expect
+      .poll(async () => {
+        const outside: string[] = [];
+        for (const id of ["a", "b", "sum"]) {
+          const box = await page.locator(`.react-flow__node[data-id="${id}"]`).boundingBox();
+          const inside =
+            box &&
+            canvas &&
+            box.x >= canvas.x &&
+            box.y >= canvas.y &&
+            box.x + box.width <= canvas.x + canvas.width &&
+            box.y + box.height <= canvas.y + canvas.height;
+          if (!inside) outside.push(id);
+        }
+        return outside;
+      })
+      .toEqual([]);
+
+    // A later action's unplaced node goes beside them; what is already placed does not move.
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+await ui.addNode({ node_type: "constant.number", node_id: "c" });
+${positions}`,
+    );
+    const after = at(await finished(page));
+    expect(Object.keys(after)).toEqual(["a", "b", "sum", "c"]);
+    expect({ a: after.a, b: after.b, sum: after.sum }).toEqual({ a: built.a, b: built.b, sum: built.sum });
+    // Each action is still one undo step, its layout included.
+    await page.getByRole("button", { name: "Undo" }).click();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Undo" }).isDisabled()).toBe(true);
+  });
+
   it("in default mode ui_add_node prompts; Allow for session covers the next ones of that name only", async () => {
     await using app = await openApp();
     const { page } = app;

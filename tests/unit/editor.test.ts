@@ -126,6 +126,26 @@ describe("auto layout", () => {
     expect(x("add")).toBeLessThan(x("out"));
     expect(moves.get("a")?.y).not.toBe(moves.get("b")?.y);
   });
+
+  it("stands the node feeding an upper input above the one feeding a lower input, so their edges do not cross", () => {
+    const number = (id: string) => ({ id, type: "constant.number", data: {}, position: { x: 0, y: 0 } });
+    const a = { id: "1", source: "a", sourceHandle: "output", target: "sum", targetHandle: "a" };
+    const b = { id: "2", source: "b", sourceHandle: "output", target: "sum", targetHandle: "b" };
+    const sum = { id: "sum", type: "math.add", data: {}, position: { x: 0, y: 0 } };
+    for (const graph of [
+      { nodes: [number("a"), number("b"), sum], edges: [a, b] },
+      { nodes: [number("b"), number("a"), sum], edges: [b, a] },
+      { nodes: [sum, number("a"), number("b")], edges: [b, a] },
+    ]) {
+      const moves = new Map(autoLayout(graph, new Map()).map((m) => [m.node_id, m]));
+      // A node left where it was (0, 0) makes no move.
+      const at = (id: string) => moves.get(id) ?? { x: 0, y: 0 };
+      const [ya, yb] = [at("a").y, at("b").y];
+      expect(at("a").x).toBe(at("b").x);
+      // Above, and not overlapping: a number node is at least 60 px tall.
+      expect(yb - ya).toBeGreaterThanOrEqual(60);
+    }
+  });
 });
 
 describe("image arguments in the approval dialog", () => {

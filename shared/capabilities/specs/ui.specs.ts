@@ -47,7 +47,8 @@ export const uiGetGraph = defineSpec({
 export const uiAddNode = defineSpec({
   name: "ui_add_node",
   method: "addNode",
-  description: "Add a node of a node type; returns its id. Position defaults to the right of the others.",
+  description:
+    "Add a node of a node type; returns its id. Without a position it goes right of the others; the editor lays out a graph an action builds from nothing unplaced.",
   category: "write",
   positional: ["node_type"],
   input: z.object({

@@ -43,11 +43,13 @@ export interface CanvasProps {
   onSelection(ids: string[]): void;
   onPalette(request: PaletteRequest): void;
   onMessage(message: string | undefined): void;
+  /** The newest change of the graph was an action's (its moved nodes count as landing too). */
+  byAction?: boolean;
 }
 
 const LIVE = new Set(["queued", "running"]);
 
-export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, onMessage }: CanvasProps) {
+export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction }: CanvasProps) {
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
   const fromGraph = useCallback(
@@ -79,13 +81,18 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
     if (select) setNodes((current) => current.map((n) => ({ ...n, selected: select.includes(n.id) })));
   }, [select]);
 
-  // An action added nodes the view does not show: fit the view to the whole graph.
-  const known = useRef(new Set(graph.nodes.map((n) => n.id)));
+  // Nodes landed where the view does not show them: fit the view to the whole graph.
+  const known = useRef(new Map(graph.nodes.map((n) => [n.id, n.position])));
   useEffect(() => {
-    const added = graph.nodes.filter((n) => !known.current.has(n.id));
-    known.current = new Set(graph.nodes.map((n) => n.id));
-    // The person's own adds land where they look (double-click) or beside the others (Add node); an
-    // action's can land anywhere. Either way, new nodes outside the view bring the whole graph into it.
+    const before = known.current;
+    known.current = new Map(graph.nodes.map((n) => [n.id, n.position]));
+    // The person's own adds land where they look (double-click) or beside the others (Add node), and
+    // their drags go where they mean; an action's adds and moves (its graph laid out) can land anywhere.
+    // Either way, new nodes outside the view bring the whole graph into it.
+    const added = graph.nodes.filter((n) => {
+      const was = before.get(n.id);
+      return !was || (byAction && (was.x !== n.position.x || was.y !== n.position.y));
+    });
     if (added.length === 0 || !wrapper.current) return;
     const { x, y, zoom } = flow.getViewport();
     const box = wrapper.current.getBoundingClientRect();
@@ -102,7 +109,7 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
         flow,
         added.map((n) => n.id),
       );
-  }, [graph, flow]);
+  }, [graph, flow, byAction]);
 
   const edges = useMemo<Edge[]>(
     () =>

@@ -223,6 +223,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
           <div className="canvas-box" ref={canvasBox}>
             <Canvas
               graph={graph}
+              byAction={snapshot.byAction}
               job={job}
               select={selectNow}
               onEdits={(edits) => problem(controller.userEdits(edits))}

@@ -27,11 +27,15 @@ export interface EditorSnapshot {
   clipboard: Fragment | undefined;
   /** The open workflow was deleted elsewhere (an action, another tab, MCP): only its draft is left. */
   deleted: boolean;
+  /** The newest change of the graph was an action's edit (the canvas brings what it places into view). */
+  byAction: boolean;
 }
 
 export interface ApplyOptions {
   /** Consecutive operations of one group are one undo step. */
   group?: string | undefined;
+  /** An action's edit (`ui_*`), not the person's. */
+  byAction?: boolean;
 }
 
 const HISTORY_MAX = 200;
@@ -55,6 +59,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
       canRedo: false,
       clipboard: undefined,
       deleted: false,
+      byAction: false,
     });
   }
 
@@ -62,6 +67,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     const graph = next.graph ?? this.getSnapshot().graph;
     this.publish({
       ...this.getSnapshot(),
+      byAction: false,
       ...next,
       dirty: graph !== this.#saved && JSON.stringify(graph) !== JSON.stringify(this.#saved),
       canUndo: this.#past.length > 0,
@@ -98,7 +104,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
       if (!joins) this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
       this.#group = options.group;
       this.#future = [];
-      this.#set({ graph: result.graph });
+      this.#set({ graph: result.graph, byAction: options.byAction ?? false });
     }
     return result;
   }

@@ -3,13 +3,28 @@
  * operations go to the editor's store (visible at once, undoable, a draft until Save; all the edits of
  * one action are one undo step, so an action's `commit()` undoes at once); `ui_open_workflow` opens a
  * stored workflow; `ui_switch_tab` moves focus.
+ *
+ * An action that builds a graph from nothing without saying where its nodes go (`ui.addNode` with no
+ * position) has it laid out left to right as it goes, as `Auto layout` would, within the action's undo
+ * step: otherwise its nodes stand in one row, and edges run behind the nodes between. Nodes the
+ * person or an earlier action placed are never moved.
  */
 import { isDocumentOp } from "../../../shared/graph/ops.ts";
 import { failure } from "../../../shared/protocol/errors.ts";
 import type { Answer, UiTarget } from "../ui-client.ts";
 import type { EditorController } from "./controller.ts";
+import { autoLayout } from "./layout.ts";
 
 export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor" | "panel") => void): UiTarget {
+  /** The nodes the newest action added without a position. */
+  let unplaced: { runId: string; ids: Set<string> } | undefined;
+  /** Lays the graph out when every node in it is one of those (the action built it all, unplaced). */
+  const place = (runId: string, group: string) => {
+    const { graph } = editor.store.getSnapshot();
+    if (unplaced?.runId !== runId || !graph.nodes.every((node) => unplaced?.ids.has(node.id))) return;
+    for (const move of autoLayout(graph, new Map()))
+      editor.store.apply("ui_move_node", move, { group, byAction: true });
+  };
   return {
     openWorkflowId: () => editor.store.getSnapshot().workflow?.id,
     async runnable() {
@@ -27,10 +42,15 @@ export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor
             ),
           };
         }
-        const result = editor.store.apply(name, args, { group: `action:${runId}` });
-        return result.ok
-          ? { ok: true, value: result.value }
-          : { ok: false, error: failure("capability_failed", result.message) };
+        const group = `action:${runId}`;
+        const result = editor.store.apply(name, args, { group, byAction: true });
+        if (!result.ok) return { ok: false, error: failure("capability_failed", result.message) };
+        if (name === "ui_add_node" && args.position === undefined) {
+          if (unplaced?.runId !== runId) unplaced = { runId, ids: new Set() };
+          unplaced.ids.add(String((result.value as { node_id: string }).node_id));
+        }
+        place(runId, group);
+        return { ok: true, value: result.value };
       }
       switch (name) {
         case "ui_open_workflow": {
