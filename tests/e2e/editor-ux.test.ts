@@ -106,6 +106,8 @@ describe("the editor, as a person uses it", () => {
     await page.keyboard.type("resize");
     await page.keyboard.press("Enter");
     await node(page, "image_resize").waitFor();
+    // The new node is the selection: the inspector shows its inputs without another click.
+    await page.getByRole("region", { name: "Inspector" }).getByText("image.resize · image_resize").waitFor();
     // Ctrl+K opens it at the canvas's top centre: the pointer rests where its rows will be.
     await focusCanvas(page);
     const list = page.getByRole("listbox", { name: "Node types" });

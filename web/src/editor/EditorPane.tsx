@@ -110,7 +110,10 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
           : { source: node_id, source_handle: choice.handle, target: from.nodeId, target_handle: from.handle };
       edits.push({ op: "ui_connect_nodes", args });
     }
-    problem(controller.userEdits(edits));
+    const failed = controller.userEdits(edits);
+    problem(failed);
+    // The new node is the selection, so the inspector shows its inputs at once.
+    if (failed === undefined) setSelectNow([node_id]);
   };
 
   // Each paste of the same copy lands a step further; the pasted nodes become the selection.
