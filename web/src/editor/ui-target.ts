@@ -7,23 +7,37 @@
  * An action that builds a graph from nothing without saying where its nodes go (`ui.addNode` with no
  * position) has it laid out left to right as it goes, as `Auto layout` would, within the action's undo
  * step: otherwise its nodes stand in one row, and edges run behind the nodes between. Nodes the
- * person or an earlier action placed are never moved.
+ * person or an earlier action placed are never moved, nor the action's own once anyone moves one.
  */
+import type { GraphNode } from "../../../shared/graph/document.ts";
 import { isDocumentOp } from "../../../shared/graph/ops.ts";
 import { failure } from "../../../shared/protocol/errors.ts";
 import type { Answer, UiTarget } from "../ui-client.ts";
 import type { EditorController } from "./controller.ts";
 import { autoLayout } from "./layout.ts";
 
+type Position = GraphNode["position"];
+
 export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor" | "panel") => void): UiTarget {
-  /** The nodes the newest action added without a position. */
-  let unplaced: { runId: string; ids: Set<string> } | undefined;
-  /** Lays the graph out when every node in it is one of those (the action built it all, unplaced). */
+  /** The nodes the newest action added without a position, in the workflow it added them to. */
+  let unplaced: { runId: string; workflowId: string; ids: Set<string>; laid: Map<string, Position> } | undefined;
+  /**
+   * Lays the graph out while every node in it is one of those; once one has been moved by anyone else
+   * (the action's own `ui.moveNode`, the person's drag, an undo), never again in this action.
+   */
   const place = (runId: string, group: string) => {
-    const { graph } = editor.store.getSnapshot();
-    if (unplaced?.runId !== runId || !graph.nodes.every((node) => unplaced?.ids.has(node.id))) return;
+    const { graph, workflow } = editor.store.getSnapshot();
+    const mine = unplaced;
+    if (mine?.runId !== runId || mine.workflowId !== workflow?.id) return;
+    const moved = graph.nodes.some((node) => {
+      const laid = mine.laid.get(node.id);
+      return laid !== undefined && (laid.x !== node.position.x || laid.y !== node.position.y);
+    });
+    if (moved) mine.ids.clear();
+    if (!graph.nodes.every((node) => mine.ids.has(node.id))) return;
     for (const move of autoLayout(graph, new Map()))
       editor.store.apply("ui_move_node", move, { group, byAction: true });
+    mine.laid = new Map(editor.store.getSnapshot().graph.nodes.map((node) => [node.id, node.position]));
   };
   return {
     openWorkflowId: () => editor.store.getSnapshot().workflow?.id,
@@ -45,8 +59,11 @@ export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor
         const group = `action:${runId}`;
         const result = editor.store.apply(name, args, { group, byAction: true });
         if (!result.ok) return { ok: false, error: failure("capability_failed", result.message) };
+        const workflowId = editor.store.getSnapshot().workflow?.id ?? "";
         if (name === "ui_add_node" && args.position === undefined) {
-          if (unplaced?.runId !== runId) unplaced = { runId, ids: new Set() };
+          if (unplaced?.runId !== runId || unplaced.workflowId !== workflowId) {
+            unplaced = { runId, workflowId, ids: new Set(), laid: new Map() };
+          }
           unplaced.ids.add(String((result.value as { node_id: string }).node_id));
         }
         place(runId, group);
