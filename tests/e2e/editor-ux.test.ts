@@ -106,8 +106,14 @@ describe("the editor, as a person uses it", () => {
     await page.keyboard.type("resize");
     await page.keyboard.press("Enter");
     await node(page, "image_resize").waitFor();
-    // The new node is the selection: the inspector shows its inputs without another click.
+    // The new node is the selection: the inspector shows its inputs without another click; it has focus.
     await page.getByRole("region", { name: "Inspector" }).getByText("image.resize · image_resize").waitFor();
+    const focusedNode = () => page.evaluate(() => document.activeElement?.getAttribute("data-id") ?? null);
+    await expect.poll(focusedNode).toBe("image_resize");
+    // Closed without adding, the palette gives focus back to what opened it.
+    await page.getByRole("button", { name: "Add node" }).click();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? null)).toBe("Add node");
     // Ctrl+K opens it at the canvas's top centre: the pointer rests where its rows will be.
     await focusCanvas(page);
     const list = page.getByRole("listbox", { name: "Node types" });

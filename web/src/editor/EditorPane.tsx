@@ -49,6 +49,18 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   const [conflict, setConflict] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [palette, setPalette] = useState<PaletteRequest | undefined>();
+  /** What had focus when the palette opened: it has it back when the palette closes without adding. */
+  const opener = useRef<HTMLElement | null>(null);
+  const showPalette = useCallback((request: PaletteRequest) => {
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && !active.closest(".palette")) opener.current = active;
+    setPalette(request);
+  }, []);
+  const closePalette = () => {
+    setPalette(undefined);
+    if (opener.current?.isConnected) opener.current.focus();
+    opener.current = null;
+  };
   const pane = useRef<HTMLElement>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
 
@@ -90,12 +102,13 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     const box = canvasBox.current?.getBoundingClientRect();
     if (!box) return;
     // Opened from the toolbar or the keyboard: the new node goes beside the others (the view follows).
-    setPalette({ at: { x: box.width / 2 - 150, y: 24 } });
+    showPalette({ at: { x: box.width / 2 - 150, y: 24 } });
   };
 
   const pick = (choice: PaletteChoice) => {
     const request = palette;
     setPalette(undefined);
+    opener.current = null;
     if (!request) return;
     const node_id = freshId(choice.type.id.replace(/\./g, "_"), new Set(graph.nodes.map((n) => n.id)));
     const position = request.flow && { x: Math.round(request.flow.x), y: Math.round(request.flow.y) };
@@ -112,8 +125,12 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     }
     const failed = controller.userEdits(edits);
     problem(failed);
-    // The new node is the selection, so the inspector shows its inputs at once.
-    if (failed === undefined) setSelectNow([node_id]);
+    // The new node is the selection, so the inspector shows its inputs at once; it has focus (the arrow
+    // keys move it, Delete removes it, Tab goes on to its inputs).
+    if (failed === undefined) {
+      setSelectNow([node_id]);
+      focusOnceDrawn(node_id);
+    }
   };
 
   // Each paste of the same copy lands a step further; the pasted nodes become the selection.
@@ -231,7 +248,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
               select={selectNow}
               onEdits={(edits) => problem(controller.userEdits(edits))}
               onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
-              onPalette={setPalette}
+              onPalette={showPalette}
               onMessage={problem}
             />
             {palette ? (
@@ -239,7 +256,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
                 at={palette.at}
                 only={only ? compatibleTypes(only, palette.from?.side ?? "source") : undefined}
                 onPick={pick}
-                onClose={() => setPalette(undefined)}
+                onClose={closePalette}
               />
             ) : null}
           </div>
@@ -256,4 +273,17 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       )}
     </section>
   );
+}
+
+/**
+ * Focuses a node once React Flow shows it: it draws a new node hidden until it has measured it, a frame
+ * or two after the edit, and a hidden element takes no focus.
+ */
+function focusOnceDrawn(nodeId: string, frames = 60): void {
+  requestAnimationFrame(() => {
+    const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
+    element?.focus();
+    if (element && document.activeElement === element) return;
+    if (frames > 0) focusOnceDrawn(nodeId, frames - 1);
+  });
 }
