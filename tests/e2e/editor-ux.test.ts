@@ -46,10 +46,13 @@ describe("the editor, as a person uses it", () => {
     const { page } = app;
     await page.setViewportSize({ width: 1400, height: 900 });
     await newWorkflow(page, "Types");
+    // An empty workflow says how to begin, over the canvas; a double-click goes through the words to it.
+    const hint = page.getByRole("region", { name: "Workflow canvas" }).getByText("Double-click the canvas or press");
+    await hint.waitFor();
     // Double-clicking the empty canvas opens the palette with every node type; Escape closes it.
-    const pane = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
-    if (!pane) throw new Error("no canvas");
-    await page.mouse.dblclick(pane.x + pane.width / 2, pane.y + pane.height / 2);
+    const words = await hint.boundingBox();
+    if (!words) throw new Error("no hint");
+    await page.mouse.dblclick(words.x + words.width / 2, words.y + words.height / 2);
     expect(await page.getByRole("listbox", { name: "Node types" }).getByRole("option").count()).toBe(40);
     // Typing a type's title puts that type first (Enter would add it), before types that only contain it.
     await page.keyboard.type("text");
@@ -59,6 +62,7 @@ describe("the editor, as a person uses it", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByRole("listbox", { name: "Node types" }).count()).toBe(0);
     await addNode(page, "number", "constant.number");
+    expect(await hint.count()).toBe(0);
     await addNode(page, "length", "text.length");
     await dragHandle(
       page,

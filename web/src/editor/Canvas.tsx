@@ -268,6 +268,11 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
         <Controls />
         <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
       </ReactFlow>
+      {graph.nodes.length === 0 ? (
+        <p className="canvas-empty">
+          Double-click the canvas or press Ctrl/Cmd+K to add a node, or ask the agent to build the workflow.
+        </p>
+      ) : null}
     </section>
   );
 }
