@@ -49,6 +49,9 @@ describe("the editor, as a person uses it", () => {
     // An empty workflow says how to begin, over the canvas; a double-click goes through the words to it.
     const hint = page.getByRole("region", { name: "Workflow canvas" }).getByText("Double-click the canvas or press");
     await hint.waitFor();
+    // Nothing to run yet: Run workflow waits, as Save does with nothing to save.
+    const run = page.getByRole("button", { name: "Run workflow" });
+    expect(await run.isDisabled()).toBe(true);
     // Double-clicking the empty canvas opens the palette with every node type; Escape closes it.
     const words = await hint.boundingBox();
     if (!words) throw new Error("no hint");
@@ -63,6 +66,7 @@ describe("the editor, as a person uses it", () => {
     await expect.poll(() => page.getByRole("listbox", { name: "Node types" }).count()).toBe(0);
     await addNode(page, "number", "constant.number");
     expect(await hint.count()).toBe(0);
+    expect(await run.isEnabled()).toBe(true);
     await addNode(page, "length", "text.length");
     await dragHandle(
       page,

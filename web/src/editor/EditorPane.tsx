@@ -211,7 +211,16 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
           await workflows.refresh();
           return why;
         }}
-        run={<RunControls runner={runner} jobs={jobs} job={job} inputs={runInputs(graph)} onMessage={problem} />}
+        run={
+          <RunControls
+            runner={runner}
+            jobs={jobs}
+            job={job}
+            inputs={runInputs(graph)}
+            empty={graph.nodes.length === 0}
+            onMessage={problem}
+          />
+        }
         onMessage={problem}
       />
       {workflow && snapshot.deleted ? (

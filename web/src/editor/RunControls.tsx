@@ -24,10 +24,12 @@ export interface RunControlsProps {
   job: JobEntry | undefined;
   /** The graph's workflow inputs: a field each, passed to the run. */
   inputs: readonly RunInput[];
+  /** The graph has no nodes: there is nothing to run (the button waits, as Save does with nothing to save). */
+  empty: boolean;
   onMessage(message: string | undefined): void;
 }
 
-export function RunControls({ runner, jobs, job, inputs, onMessage }: RunControlsProps) {
+export function RunControls({ runner, jobs, job, inputs, empty, onMessage }: RunControlsProps) {
   const [asking, setAsking] = useState<Effect[] | undefined>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -50,7 +52,7 @@ export function RunControls({ runner, jobs, job, inputs, onMessage }: RunControl
       <button
         type="button"
         className="primary"
-        disabled={busy || live || asking !== undefined}
+        disabled={empty || busy || live || asking !== undefined}
         onClick={async () => {
           const unconfirmed = await runner.unconfirmed();
           if (unconfirmed.length > 0) setAsking(unconfirmed);
