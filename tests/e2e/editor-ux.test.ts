@@ -367,5 +367,23 @@ export default "deleted";`,
     expect(await page.getByRole("button", { name: "Show panel" }).getAttribute("aria-expanded")).toBe("false");
     await page.getByRole("button", { name: "Show panel" }).click();
     await page.getByRole("textbox", { name: "Action" }).waitFor();
+
+    // As narrow as it goes (Shift+ArrowRight steps of 80 px): every tab is in view, none under the button.
+    await separator.focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press("Shift+ArrowRight");
+    await expect.poll(async () => Number(await separator.getAttribute("aria-valuenow"))).toBe(280);
+    const hide = await page.getByRole("button", { name: "Hide panel" }).boundingBox();
+    const panel = await page.getByRole("complementary", { name: "Agent panel" }).boundingBox();
+    for (const tab of await page.getByRole("tab").all()) {
+      const box = await tab.boundingBox();
+      if (!box || !hide || !panel) throw new Error("not laid out");
+      expect(box.x + box.width).toBeLessThanOrEqual(panel.x + panel.width);
+      const overlaps =
+        box.x < hide.x + hide.width &&
+        hide.x < box.x + box.width &&
+        box.y < hide.y + hide.height &&
+        hide.y < box.y + box.height;
+      expect(overlaps, `${await tab.textContent()} under Hide panel`).toBe(false);
+    }
   });
 });
