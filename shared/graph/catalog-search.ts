@@ -23,17 +23,26 @@ function headScore(word: string, head: readonly string[], headText: string): num
  * (`conc` finds Concatenate), inside one, and the start of a word of the description; the shorter title
  * first among equals.
  */
+/** Each type's words, made once (the catalog is fixed): the id's and title's, and the description's. */
+const INDEX = NODE_TYPES.map((type) => {
+  const headText = `${type.id} ${type.title}`.toLowerCase();
+  return {
+    type,
+    title: type.title.toLowerCase(),
+    headText,
+    head: headText.match(WORD) ?? [],
+    body: type.description.toLowerCase().match(WORD) ?? [],
+  };
+});
+
 export function searchNodeTypes(query: string, limit = 20): NodeTypeHit[] {
   const wanted = query.toLowerCase().trim();
   const words = wanted.match(WORD) ?? [];
   if (words.length === 0) return [];
-  return NODE_TYPES.map((type) => {
-    const headText = `${type.id} ${type.title}`.toLowerCase();
-    const head = headText.match(WORD) ?? [];
-    const body = type.description.toLowerCase().match(WORD) ?? [];
+  return INDEX.map(({ type, title, headText, head, body }) => {
     const score = words.reduce(
       (sum, w) => sum + headScore(w, head, headText) + (body.some((b) => b.startsWith(w)) ? 1 : 0),
-      type.title.toLowerCase() === wanted ? 10 : 0,
+      title === wanted ? 10 : 0,
     );
     return { type, score };
   })

@@ -18,7 +18,7 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { Graph } from "../../../shared/graph/document.ts";
+import { type Graph, samePosition } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
 import { connectionRefusal, handleType } from "./handles.ts";
@@ -91,7 +91,7 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
     // Either way, new nodes outside the view bring the whole graph into it.
     const added = graph.nodes.filter((n) => {
       const was = before.get(n.id);
-      return !was || (byAction && (was.x !== n.position.x || was.y !== n.position.y));
+      return !was || (byAction && !samePosition(was, n.position));
     });
     if (added.length === 0 || !wrapper.current) return;
     const { x, y, zoom } = flow.getViewport();
@@ -223,7 +223,7 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
           const moves = dragged
             .filter((node) => {
               const before = graph.nodes.find((n) => n.id === node.id)?.position;
-              return !before || before.x !== node.position.x || before.y !== node.position.y;
+              return !before || !samePosition(before, node.position);
             })
             .map((node) => ({
               op: "ui_move_node" as const,
@@ -277,16 +277,22 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
   );
 }
 
-/** Fits the view once React Flow has measured the new nodes (a fit before that would leave them out). */
-function fitOnceMeasured(
-  flow: ReturnType<typeof useReactFlow<WorkflowFlowNode, Edge>>,
-  ids: string[],
-  frames = 60,
-): void {
+/**
+ * Runs `step` on the coming frames until it says it is done, at most `frames` times (the last call is
+ * told so): React Flow draws and measures a new node a frame or two after the edit that made it.
+ */
+export function eachFrameUntil(step: (last: boolean) => boolean, frames = 60): void {
   requestAnimationFrame(() => {
+    if (!step(frames <= 1) && frames > 1) eachFrameUntil(step, frames - 1);
+  });
+}
+
+/** Fits the view once React Flow has measured the new nodes (a fit before that would leave them out). */
+function fitOnceMeasured(flow: ReturnType<typeof useReactFlow<WorkflowFlowNode, Edge>>, ids: string[]): void {
+  eachFrameUntil((last) => {
     const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
-    if (measured || frames <= 0) void flow.fitView({ padding: 0.15, maxZoom: 1 });
-    else fitOnceMeasured(flow, ids, frames - 1);
+    if (measured || last) void flow.fitView({ padding: 0.15, maxZoom: 1 });
+    return measured;
   });
 }
 

@@ -8,7 +8,7 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
-import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
+import { Canvas, eachFrameUntil, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import type { Edit, EditorController } from "./controller.ts";
 import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
@@ -284,15 +284,11 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   );
 }
 
-/**
- * Focuses a node once React Flow shows it: it draws a new node hidden until it has measured it, a frame
- * or two after the edit, and a hidden element takes no focus.
- */
-function focusOnceDrawn(nodeId: string, frames = 60): void {
-  requestAnimationFrame(() => {
+/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
+function focusOnceDrawn(nodeId: string): void {
+  eachFrameUntil(() => {
     const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
     element?.focus();
-    if (element && document.activeElement === element) return;
-    if (frames > 0) focusOnceDrawn(nodeId, frames - 1);
+    return element !== null && document.activeElement === element;
   });
 }

@@ -9,7 +9,7 @@
  * step: otherwise its nodes stand in one row, and edges run behind the nodes between. Nodes the
  * person or an earlier action placed are never moved, nor the action's own once anyone moves one.
  */
-import type { GraphNode } from "../../../shared/graph/document.ts";
+import { type GraphNode, samePosition } from "../../../shared/graph/document.ts";
 import { isDocumentOp } from "../../../shared/graph/ops.ts";
 import { failure } from "../../../shared/protocol/errors.ts";
 import type { Answer, UiTarget } from "../ui-client.ts";
@@ -31,7 +31,7 @@ export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor
     if (mine?.runId !== runId || mine.workflowId !== workflow?.id) return;
     const moved = graph.nodes.some((node) => {
       const laid = mine.laid.get(node.id);
-      return laid !== undefined && (laid.x !== node.position.x || laid.y !== node.position.y);
+      return laid !== undefined && !samePosition(laid, node.position);
     });
     if (moved) mine.ids.clear();
     if (!graph.nodes.every((node) => mine.ids.has(node.id))) return;
