@@ -354,6 +354,15 @@ export default "deleted";`,
     await page.getByRole("status", { name: "Grayscale image: done" }).waitFor();
     expect(await node(page, "image_grayscale").locator(".wf-preview").textContent()).toMatch(/asset ast_/);
 
+    // At the panel's default width the tabs stand in one row beside Hide panel, whichever is selected
+    // (a selected tab's bold label must not push the last one to a second row).
+    for (const name of ["Jobs", "Agent", "Action"]) {
+      await page.getByRole("tab", { name }).click();
+      const rows = new Set<number>();
+      for (const tab of await page.getByRole("tab").all()) rows.add(Math.round((await tab.boundingBox())?.y ?? -1));
+      expect([...rows], `tab rows with ${name} selected`).toHaveLength(1);
+    }
+
     // The panel: wider with the separator's arrow keys, then hidden, which gives the canvas the room.
     const separator = page.getByRole("separator", { name: "Resize the panel" });
     const before = Number(await separator.getAttribute("aria-valuenow"));

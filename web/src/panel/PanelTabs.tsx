@@ -60,6 +60,7 @@ export function PanelTabs({ tabs, selected, onSelect }: PanelTabsProps) {
             role="tab"
             aria-selected={tab.id === selected}
             aria-controls={`tabpanel-${tab.id}`}
+            data-label={tab.label}
             tabIndex={tab.id === selected ? 0 : -1}
             onClick={() => onSelect(tab.id)}
           >
