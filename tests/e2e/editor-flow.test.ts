@@ -126,6 +126,43 @@ export default done.applied;`,
     );
     expect(app.problems).toEqual([]);
   });
+  it("connects and disconnects from the inspector by keyboard, offering only the outputs that fit", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Keys");
+    await addNode(page, "number", "constant.number");
+    await addNode(page, "text", "constant.string");
+    await addNode(page, "add", "math.add");
+    await select(page, "math_add");
+    const from = inspector(page).getByRole("combobox", { name: "Connect a from" });
+    // The number's output fits a number input; the string's does not, nor the Add's own output.
+    expect(await from.locator("option").allTextContents()).toEqual(["or connect…", "constant_number.output (Number)"]);
+    // Arrow keys only choose (Chrome changes a closed select's value with them); Enter connects.
+    await from.focus();
+    await page.keyboard.press("ArrowDown");
+    expect(await edges(page).count()).toBe(0);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => edges(page).count()).toBe(1);
+    const disconnect = inspector(page).getByRole("button", { name: "Disconnect a" });
+    await expect.poll(() => disconnect.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await inspector(page).textContent()).toContain("connected from constant_number.output (Number)");
+    // The same output may feed a second input; the Connect button connects too.
+    await inspector(page)
+      .getByRole("combobox", { name: "Connect b from" })
+      .selectOption({ label: "constant_number.output (Number)" });
+    await inspector(page).getByRole("button", { name: "Connect b", exact: true }).click();
+    await expect.poll(() => edges(page).count()).toBe(2);
+
+    await disconnect.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => edges(page).count()).toBe(1);
+    await expect.poll(() => from.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Each was one undo step: undo brings a's edge back.
+    await focusCanvas(page);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => edges(page).count()).toBe(2);
+    expect(app.problems).toEqual([]);
+  });
   it("says what a node lacks by its title and the field's label, never by the graph's internals (data.name)", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -189,13 +189,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
   };
 
-  const incoming = new Map<string, string>();
   const inspected = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
-  if (inspected) {
-    for (const edge of graph.edges) {
-      if (edge.target === inspected.id) incoming.set(edge.targetHandle, `${edge.source}.${edge.sourceHandle}`);
-    }
-  }
   const only = palette && requestHandleType(graph, palette);
 
   return (
@@ -272,7 +266,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
           <Inspector
             node={inspected}
             selected={selected.length}
-            incoming={incoming}
+            graph={graph}
             controller={controller}
             onMessage={problem}
           />

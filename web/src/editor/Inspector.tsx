@@ -1,19 +1,21 @@
 /**
  * The `Inspector` region: the selected node's title and one field per input from its node type's
- * metadata (connected inputs say where their value comes from). Every edit is the user's
- * (`ui_update_node_data` / `ui_set_node_title`), undoable, and visible on the node at once.
+ * metadata. A connectable input also says where its value comes from, or offers the outputs that fit
+ * (`InputSource`: connecting without a drag). Every edit is the user's (`ui_update_node_data`,
+ * `ui_set_node_title`, `ui_connect_nodes`, `ui_delete_edge`), undoable, and visible on the node at once.
  */
-import type { GraphNode } from "../../../shared/graph/document.ts";
+import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
 import { findNodeType, type InputSpec } from "../../../shared/graph/node-types.ts";
 import type { EditorController } from "./controller.ts";
 import { Field } from "./fields.tsx";
 import { inputHandles } from "./handles.ts";
+import { InputSource } from "./InputSource.tsx";
 
 export interface InspectorProps {
   node: GraphNode | undefined;
   /** How many nodes are selected (the inspector edits one). */
   selected: number;
-  incoming: ReadonlyMap<string, string>;
+  graph: Graph;
   controller: EditorController;
   onMessage(message: string | undefined): void;
 }
@@ -28,7 +30,7 @@ function fieldsOf(node: GraphNode): InputSpec[] {
   return declared;
 }
 
-export function Inspector({ node, selected, incoming, controller, onMessage }: InspectorProps) {
+export function Inspector({ node, selected, graph, controller, onMessage }: InspectorProps) {
   if (!node) {
     return (
       <section className="inspector" aria-label="Inspector">
@@ -70,26 +72,36 @@ export function Inspector({ node, selected, incoming, controller, onMessage }: I
         />
       </div>
       {fieldsOf(node).map((spec) => {
-        const from = incoming.get(spec.name);
-        if (from) {
+        const connectable = inputHandles(node.type, node.data).some((h) => h.name === spec.name);
+        const source = connectable ? (
+          <InputSource
+            graph={graph}
+            node={node}
+            input={spec.name}
+            onEdit={(op, args) => onMessage(controller.userEdit(op, args))}
+          />
+        ) : null;
+        if (graph.edges.some((e) => e.target === node.id && e.targetHandle === spec.name)) {
           return (
-            <div key={spec.name} className="field connected">
+            <div key={`${node.id}:${spec.name}`} className="field connected">
               <span className="field-label">
                 {spec.name} <small>{spec.type}</small>
               </span>
-              <span className="status">connected from {from}</span>
+              {source}
             </div>
           );
         }
         return (
-          <Field
-            key={`${node.id}:${spec.name}`}
-            spec={spec}
-            value={node.data[spec.name]}
-            onChange={(value) => set(spec.name, value, spec)}
-            onDone={() => controller.endEdit()}
-            calls={controller.calls}
-          />
+          <div key={`${node.id}:${spec.name}`}>
+            <Field
+              spec={spec}
+              value={node.data[spec.name]}
+              onChange={(value) => set(spec.name, value, spec)}
+              onDone={() => controller.endEdit()}
+              calls={controller.calls}
+            />
+            {source}
+          </div>
         );
       })}
     </section>
