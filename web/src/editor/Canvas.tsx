@@ -203,6 +203,7 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
     <section
       className="canvas"
       aria-label="Workflow canvas"
+      tabIndex={-1}
       ref={wrapper}
       onDoubleClick={(event) => {
         if (!(event.target as HTMLElement).classList.contains("react-flow__pane") || !wrapper.current) return;

@@ -4,7 +4,7 @@
  */
 import "@xyflow/react/dist/style.css";
 import "./editor.css";
-import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { type Node, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
@@ -170,7 +170,19 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       remove: () => {
         const nodes = flow.getNodes().filter((n) => n.selected);
         const edges = flow.getEdges().filter((e) => e.selected);
-        if (nodes.length > 0 || edges.length > 0) void flow.deleteElements({ nodes, edges });
+        if (nodes.length === 0 && edges.length === 0) return;
+        // Focus on what goes (or nowhere): it moves to the nearest node left (or the canvas), not the page.
+        const focused = document.activeElement;
+        const lost =
+          focused === document.body ||
+          nodes.some((n) => focused?.matches(`.react-flow__node[data-id="${CSS.escape(n.id)}"]`)) ||
+          focused?.closest(".react-flow__edge") != null;
+        const next = nearestLeft(flow.getNodes(), nodes);
+        void flow.deleteElements({ nodes, edges }).then(() => {
+          if (!lost) return;
+          if (next) focusOnceDrawn(next);
+          else canvasBox.current?.querySelector<HTMLElement>(".canvas")?.focus();
+        });
       },
     },
     useCallback(() => pane.current, []),
@@ -279,6 +291,19 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
 }
 
 /** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
+/** The node nearest the first of `gone` among those that stay (undefined when none stay). */
+function nearestLeft(all: readonly Node[], gone: readonly Node[]): string | undefined {
+  const from = gone[0]?.position;
+  const goneIds = new Set(gone.map((n) => n.id));
+  let best: { id: string; d: number } | undefined;
+  for (const node of all) {
+    if (goneIds.has(node.id)) continue;
+    const d = from ? Math.hypot(node.position.x - from.x, node.position.y - from.y) : 0;
+    if (!best || d < best.d) best = { id: node.id, d };
+  }
+  return best?.id;
+}
+
 function focusOnceDrawn(nodeId: string): void {
   eachFrameUntil(() => {
     const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
