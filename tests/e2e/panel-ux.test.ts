@@ -51,6 +51,10 @@ export default "saved";`,
   it("shows flat rows as a table and other JSON as a collapsible tree; History restores and clears", async () => {
     await using app = await openApp();
     const { page } = app;
+    // The sample action wraps inside the panel: no part of a line (its `{ limit: 5 }`) is out of sight.
+    const scroller = page.locator(".code-editor .cm-scroller");
+    await expect.poll(() => scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("{ limit: 5 }");
     await runAction(page, 'export default [{ name: "ada", age: 36 }, { name: "grace", age: 85 }];');
     await finished(page);
     const table = result(page).getByRole("table").first();

@@ -62,6 +62,8 @@ export function CodeEditor({ value, onChange, onRun, checked }: CodeEditorProps)
         basicSetup,
         javascript(),
         actionTypes(),
+        // The panel is narrow: long lines wrap rather than hide their ends behind a sideways scroll.
+        EditorView.lineWrapping,
         EditorView.contentAttributes.of({ "aria-label": "Action", spellcheck: "false" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) handlers.current.onChange(update.state.doc.toString());
