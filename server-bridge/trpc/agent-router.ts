@@ -43,7 +43,7 @@ export const agentRouter = router({
       recorded: await ctx.app.agent.threads.end(ctx.userId, input.threadId, input.ended),
     })),
     rename: authed
-      .input(z.object({ threadId: Id, title: z.string().min(1).max(200) }))
+      .input(z.object({ threadId: Id, title: z.string().trim().min(1).max(200) }))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.rename(ctx.userId, input.threadId, input.title)),
     delete: authed.input(z.object({ threadId: Id })).mutation(async ({ ctx, input }) => {
       await ctx.app.agent.threads.delete(ctx.userId, input.threadId);

@@ -317,6 +317,20 @@ describe("the agent on the server", () => {
     expect(await model()).toBe("openai:gpt-fake-1");
   });
 
+  it("renames a thread with its title trimmed, and refuses a blank one with bad input, keeping the old", async () => {
+    await using fake = await startFakeOpenAI({ script: [] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    await using client = socketClient(server, { cookie: await server.login() });
+    const { id: threadId } = await client.api.agent.threads.create.mutate({ title: "Old" });
+    const title = async () => (await client.api.agent.threads.get.query({ threadId })).thread.title;
+    await expect(client.api.agent.threads.rename.mutate({ threadId, title: "   " })).rejects.toMatchObject({
+      data: { code: "BAD_REQUEST" },
+    });
+    expect(await title()).toBe("Old");
+    await client.api.agent.threads.rename.mutate({ threadId, title: "  New  " });
+    expect(await title()).toBe("New");
+  });
+
   it("keeps the thread intact when the provider fails, and goes on with the next request", async () => {
     await using fake = await startFakeOpenAI({
       script: [

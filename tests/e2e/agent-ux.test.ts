@@ -1,6 +1,7 @@
 /**
  * The agent panel as a first-time user meets it, in Chromium against the scripted model server: Delete
- * asks before a conversation goes (and Escape or Cancel keeps it), New conversation puts the cursor
+ * asks before a conversation goes (and Escape or Cancel keeps it), Rename works in place by keyboard,
+ * New conversation puts the cursor
  * in the message box, a turn that ended early says why again after a reload, and a step that waited
  * for an approval shows its own run time with the wait stated apart, and a long conversation scrolls
  * inside the panel with the message box still in view.
@@ -66,6 +67,47 @@ describe("the agent panel, for a first-time user", () => {
     expect(await page.getByRole("option", { name: "plan my week" }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+  it("renames a conversation in place: an empty title says why, Escape and Cancel keep the old one, focus returns to Rename", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "Noted." }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "plan my week");
+    await conversation(page).getByText("Noted.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    const titles = () => server.app.store.sql("SELECT title FROM agent_threads").all();
+    const renameButton = page.getByRole("button", { name: "Rename", exact: true });
+    const field = page.getByRole("textbox", { name: "Title" });
+
+    // Blank: refused on the page with the reason, the field stays for the person to fix.
+    await renameButton.click();
+    await field.fill("   ");
+    await field.press("Enter");
+    await page.getByRole("alert").filter({ hasText: "A conversation needs a title." }).waitFor();
+    expect(await field.getAttribute("aria-invalid")).toBe("true");
+    // Escape keeps the old title; focus is back on Rename, so Enter opens the field again.
+    await page.keyboard.press("Escape");
+    await field.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe("button:Rename");
+    await page.keyboard.press("Enter");
+    await field.fill("A new title");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await field.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe("button:Rename");
+    expect(await titles()).toEqual([{ title: "plan my week" }]);
+    // Enter keeps the new title (trimmed), in the list and the store.
+    await page.keyboard.press("Enter");
+    await field.fill("  Week plan  ");
+    await field.press("Enter");
+    await field.waitFor({ state: "detached" });
+    expect(await focused(page)).toBe("button:Rename");
+    await expect.poll(titles).toEqual([{ title: "Week plan" }]);
+    await page.getByRole("combobox", { name: "Conversations" }).getByRole("option", { name: "Week plan" }).waitFor({
+      state: "attached",
+    });
+    expect(app.problems).toEqual([]);
+  });
+
   it("puts the cursor in the message box after New conversation, so the person just types", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ text: "Answer in the first conversation." }, { text: "Answer in the second conversation." }],

@@ -1,10 +1,12 @@
 /**
- * The conversation's toolbar: the thread list, New conversation, Rename, and Delete, which asks first
+ * The conversation's toolbar: the thread list, New conversation, Rename (in place: Enter or Save title
+ * keeps the new title, Escape or Cancel the old one, an empty title says why; focus goes back to
+ * Rename), and Delete, which asks first
  * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back); Escape or
  * Cancel keeps it and gives focus back to the toolbar's Delete. New conversation and a confirmed delete hand focus to
  * the caller (`onFresh`), which puts it in the message box, where the person types next.
  */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import type { ThreadSummary } from "./useAgent.ts";
 
@@ -22,6 +24,20 @@ export interface ThreadBarProps {
 
 export function ThreadBar({ threads, threadId, running, open, newThread, rename, remove, onFresh }: ThreadBarProps) {
   const [renaming, setRenaming] = useState<string | undefined>();
+  const [renameProblem, setRenameProblem] = useState<string | undefined>();
+  const renameButton = useRef<HTMLButtonElement>(null);
+  // Once the field is gone, focus goes back to Rename (not to the page).
+  const refocus = useRef(false);
+  const endRename = () => {
+    refocus.current = true;
+    setRenaming(undefined);
+    setRenameProblem(undefined);
+  };
+  useEffect(() => {
+    if (renaming !== undefined || !refocus.current) return;
+    refocus.current = false;
+    renameButton.current?.focus();
+  }, [renaming]);
   const [confirming, setConfirming] = useState<ThreadSummary | undefined>();
   const deleteButton = useRef<HTMLButtonElement>(null);
   const current = threads.find((t) => t.id === threadId);
@@ -55,7 +71,7 @@ export function ThreadBar({ threads, threadId, running, open, newThread, rename,
       </button>
       {current && renaming === undefined ? (
         <>
-          <button type="button" onClick={() => setRenaming(current.title)}>
+          <button type="button" ref={renameButton} onClick={() => setRenaming(current.title)}>
             Rename
           </button>
           <button type="button" ref={deleteButton} onClick={() => setConfirming(current)} disabled={running}>
@@ -68,20 +84,47 @@ export function ThreadBar({ threads, threadId, running, open, newThread, rename,
           className="rename"
           onSubmit={(event) => {
             event.preventDefault();
-            void rename(renaming).then(() => setRenaming(undefined));
+            const title = renaming.trim();
+            if (title === "") {
+              setRenameProblem("A conversation needs a title.");
+              return;
+            }
+            rename(title).then(endRename, (err: unknown) =>
+              setRenameProblem(
+                `Not renamed: ${err instanceof Error ? err.message : "the server could not be reached"}`,
+              ),
+            );
           }}
         >
           <label>
             Title{" "}
             <input
               value={renaming}
+              maxLength={200}
+              aria-invalid={renameProblem !== undefined}
+              aria-describedby={renameProblem ? "rename-problem" : undefined}
               // biome-ignore lint/a11y/noAutofocus: the field the person just asked for
               autoFocus
-              onChange={(event) => setRenaming(event.target.value)}
-              onKeyDown={(event) => event.key === "Escape" && setRenaming(undefined)}
+              onChange={(event) => {
+                setRenaming(event.target.value);
+                setRenameProblem(undefined);
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== "Escape") return;
+                event.preventDefault();
+                endRename();
+              }}
             />
           </label>
           <button type="submit">Save title</button>
+          <button type="button" onClick={endRename}>
+            Cancel
+          </button>
+          {renameProblem ? (
+            <span className="field-problem" id="rename-problem" role="alert">
+              {renameProblem}
+            </span>
+          ) : null}
         </form>
       ) : null}
       {current ? (
