@@ -29,6 +29,15 @@ describe("signing in from the browser", () => {
       expect(page.url()).not.toContain(apiToken);
       expect((await context.cookies()).find((c) => c.name === "nt_login")).toBeUndefined();
 
+      // The token pasted into the page's own form signs in as the printed address does.
+      const field = page.getByLabel("Token", { exact: true });
+      expect(await field.getAttribute("type")).toBe("password");
+      await field.fill(server.token);
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Run" }).waitFor();
+      expect(new URL(page.url()).search).toBe("");
+      await context.clearCookies();
+
       await page.goto(`${server.url}/?token=${server.token}`);
       expect(new URL(page.url()).search).toBe("");
       await page.getByRole("button", { name: "Run" }).waitFor();

@@ -50,14 +50,22 @@ export function App() {
         <p>
           You are not signed in. Open the address that <code>npm start</code> printed in its terminal (it ends in{" "}
           <code>/?token=…</code>). The token is also in <code>$DATA_DIR/token</code> (by default{" "}
-          <code>.data/token</code>).
+          <code>.data/token</code>): paste it here.
         </p>
+        {/* The same sign-in as the printed address: the server swaps the token for a cookie and
+            redirects to a clean address. */}
+        <form method="get" action="/" className="signin">
+          <label>
+            Token <input name="token" type="password" required autoComplete="off" spellCheck={false} size={40} />
+          </label>{" "}
+          <button type="submit">Sign in</button>
+        </form>
       </main>
     );
   }
   if (state.status === "error") {
     return (
-      <main>
+      <main className="signed-out">
         <h1>nodetool sandbox</h1>
         <p role="alert">The server could not be reached: {state.message}. Reload to try again.</p>
       </main>
