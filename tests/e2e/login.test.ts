@@ -54,6 +54,12 @@ describe("signing in from the browser", () => {
     const mode = app.page.getByLabel("Mode", { exact: true });
     await mode.waitFor();
     expect(await mode.inputValue()).toBe("default");
+    // Each mode says what it does with an action's calls.
+    expect(await mode.locator("option").allTextContents()).toEqual([
+      "plan: reads only",
+      "default: asks before changes",
+      "auto: runs without asking",
+    ]);
     await mode.selectOption("plan");
     await expect
       .poll(async () => await app.server.app.store.sql("SELECT mode FROM sessions").all(), { timeout: 15_000 })

@@ -87,6 +87,11 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       const frame = await widgetFrame(page);
       // The browser really blocks third-party cookies here: the framed page has no cookie access.
       expect(await frame.evaluate(() => document.hasStorageAccess())).toBe(false);
+      // The widget offers the modes up to its highest (by default, "default"), each saying what it does.
+      expect(await frame.getByLabel("Mode", { exact: true }).locator("option").allTextContents()).toEqual([
+        "plan: reads only",
+        "default: asks before changes",
+      ]);
 
       await runAction(frame, "export default 6 * 7");
       expect(await finished(frame)).toContain("42");

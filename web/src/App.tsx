@@ -4,12 +4,12 @@
  * the layout (header, editor, panel).
  */
 import { useMemo, useRef } from "react";
-import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { api, transport } from "./api.ts";
 import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
 import { EditorPane } from "./editor/EditorPane.tsx";
 import { Dock } from "./layout/Dock.tsx";
+import { ModePicker } from "./ModePicker.tsx";
 import { createPage } from "./page.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
@@ -79,16 +79,7 @@ export function App() {
       </a>
       <header>
         <h1>nodetool sandbox</h1>
-        <label className="mode">
-          Mode{" "}
-          <select aria-label="Mode" value={state.mode} onChange={(event) => void setMode(event.target.value as Mode)}>
-            {MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {mode}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ModePicker mode={state.mode} onChange={(mode) => void setMode(mode)} />
         <SignOutButton api={api} />
       </header>
       <ConnectionStatus transport={transport} />

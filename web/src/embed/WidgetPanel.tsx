@@ -14,6 +14,7 @@ import { ConnectionStatus } from "../ConnectionStatus.tsx";
 import { UserCalls } from "../editor/user-calls.ts";
 import { ExternalStore } from "../external-store.ts";
 import { JobsStore } from "../jobs/jobs-store.ts";
+import { ModePicker } from "../ModePicker.tsx";
 import { AgentPanel } from "../panel/AgentPanel.tsx";
 import { ApprovalDialog } from "../panel/ApprovalDialog.tsx";
 import type { Persistence } from "../persist.ts";
@@ -150,16 +151,7 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
     <div className="app widget-app">
       <header>
         <h1>nodetool agent</h1>
-        <label className="mode">
-          Mode{" "}
-          <select aria-label="Mode" value={state.mode} onChange={(event) => void setMode(event.target.value as Mode)}>
-            {modesUpTo(config.maxMode).map((mode) => (
-              <option key={mode} value={mode}>
-                {mode}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ModePicker mode={state.mode} onChange={(mode) => void setMode(mode)} modes={modesUpTo(config.maxMode)} />
       </header>
       <ConnectionStatus transport={transport} />
       <HostRunsNote runs={hostRuns} />
