@@ -50,9 +50,14 @@ async function main(argv: string[]): Promise<number> {
     case "start": {
       const config = configFromEnv();
       const handle = await startApp(config);
+      const models = handle.app.agent.models;
       process.stdout.write(
-        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  store: ${storeLabel(config.dataDir, config.databaseUrl)}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
+        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  store: ${storeLabel(config.dataDir, config.databaseUrl)}\n  agent: ${models.where()}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
       );
+      // Whether the providers answer, once known; the server is already serving meanwhile.
+      if (models.configured()) {
+        void models.report().then(({ ok, text }) => (ok ? process.stdout : process.stderr).write(`  agent: ${text}\n`));
+      }
       const stop = () => {
         void handle.close().then(() => process.exit(0));
       };

@@ -32,6 +32,44 @@ export class ModelRegistry {
     return this.adapters.length > 0;
   }
 
+  /** For the start banner, from the configuration alone (no network): the providers and the default asked for. */
+  where(): string {
+    if (!this.configured()) {
+      return "none (set OPENAI_BASE_URL, e.g. a local Ollama, or ANTHROPIC_API_KEY to use the agent panel)";
+    }
+    const providers = this.adapters.map((a) => `${a.id} at ${a.host}`).join(", ");
+    return this.config.model ? `${providers}, AGENT_MODEL ${this.config.model}` : providers;
+  }
+
+  /**
+   * For the log once the server is up: the default model and how many each provider lists, or what
+   * looks wrong: a provider that lists none (not running, a wrong URL), or an AGENT_MODEL none lists
+   * (a typo, a model not pulled yet). A turn's own error says more.
+   */
+  async report(): Promise<{ ok: boolean; text: string }> {
+    const listed = await Promise.all(
+      this.adapters.map(async (a) => ({ a, names: await a.listModels().catch(() => [] as string[]) })),
+    );
+    const silent = listed.filter(({ names }) => names.length === 0).map(({ a }) => `${a.id} at ${a.host}`);
+    if (silent.length > 0) {
+      return {
+        ok: false,
+        text: `${silent.join(", ")} lists no models: is it running, and is its URL right? The agent's first turn will say what failed.`,
+      };
+    }
+    const preferred = this.config.model;
+    const known = listed.flatMap(({ a, names }) => names.flatMap((n) => [n, `${a.id}:${n}`]));
+    if (preferred && !known.includes(preferred)) {
+      return {
+        ok: false,
+        text: `AGENT_MODEL ${preferred} is not among the models the providers list (models.list() names them); turns will still try it.`,
+      };
+    }
+    const chosen = (await this.list()).find((m) => m.default);
+    const counts = listed.map(({ a, names }) => `${a.id} ${names.length}`).join(", ");
+    return { ok: true, text: `default model ${chosen?.id ?? "(none)"}; models listed: ${counts}` };
+  }
+
   async list(): Promise<ModelInfo[]> {
     if (this.#cached && Date.now() - this.#cached.at < CACHE_MS) return this.#cached.models;
     const listed = await Promise.all(

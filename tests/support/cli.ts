@@ -84,6 +84,8 @@ export async function startCli(env: Record<string, string>) {
   return {
     banner,
     url,
+    /** Everything it printed so far, on stdout and on stderr. */
+    output: () => ({ stdout, stderr }),
     async [Symbol.asyncDispose]() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;

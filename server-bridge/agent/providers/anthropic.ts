@@ -50,6 +50,7 @@ export function createAnthropicProvider(config: ProviderConfig): ProviderAdapter
 
   return {
     id: "anthropic",
+    host: labels.host,
     async listModels(signal) {
       try {
         const ids: string[] = [];

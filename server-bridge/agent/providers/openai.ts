@@ -50,6 +50,7 @@ export function createOpenAIProvider(config: ProviderConfig): ProviderAdapter {
 
   return {
     id: "openai",
+    host: labels.host,
     async listModels(signal) {
       try {
         const ids: string[] = [];

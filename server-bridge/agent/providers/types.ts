@@ -34,6 +34,8 @@ export interface ProviderRequest {
 
 export interface ProviderAdapter {
   readonly id: "openai" | "anthropic";
+  /** Where it is reached (`127.0.0.1:11434`): the base URL's host, never a key. */
+  readonly host: string;
   /** The models the provider lists (`GET /v1/models`); an empty list when it cannot be reached. */
   listModels(signal?: AbortSignal): Promise<string[]>;
   stream(request: ProviderRequest): AsyncIterable<ModelEvent>;
