@@ -15,7 +15,9 @@ const WORKFLOWS = "@nodetool-ai/sandbox-nodetool/workflows";
 /** Replaces the editor's text with `before` + `after`, then asks for completion between the two. */
 async function typeAndComplete(page: Page, before: string, after = ""): Promise<string[]> {
   const editor = page.getByRole("textbox", { name: "Action" });
-  await editor.click();
+  // Focused, not clicked: the last call's completion list may still cover the editor's middle.
+  await editor.waitFor();
+  await editor.focus();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Delete");
   await page.keyboard.insertText(before + after);
@@ -81,7 +83,8 @@ describe("the Action editor and the capabilities' types", () => {
     await using app = await openApp();
     const { page } = app;
     const editor = page.getByRole("textbox", { name: "Action" });
-    await editor.click();
+    await editor.waitFor();
+    await editor.focus();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.press("Delete");
     await page.keyboard.insertText(`import { workflows } from "${WORKFLOWS}";
@@ -99,7 +102,7 @@ export default names;`);
     await expect.poll(() => page.locator(".cm-lintRange-error").count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator(".cm-lintRange-error").first().textContent()).toBe("map");
 
-    await editor.click();
+    await editor.focus();
     await page.keyboard.press("ControlOrMeta+a");
     await page.keyboard.press("Delete");
     await page.keyboard.insertText(`import { workflows } from "${WORKFLOWS}";

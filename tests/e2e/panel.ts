@@ -7,7 +7,8 @@ type Scope = Page | Frame;
 export async function runAction(page: Scope, code: string): Promise<void> {
   const keyboard = "keyboard" in page ? page.keyboard : page.page().keyboard;
   const editor = page.getByRole("textbox", { name: "Action" });
-  await editor.click();
+  await editor.waitFor();
+  await editor.focus();
   await keyboard.press("ControlOrMeta+a");
   await keyboard.press("Delete");
   // insertText types the code as one edit, without the editor's auto-indent or bracket closing.
