@@ -108,6 +108,36 @@ describe("the agent panel, for a first-time user", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("keeps the message being written across a reload, and gives back a request that never reached the conversation", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "First answer." }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "first request");
+    await conversation(page).getByText("First answer.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    const box = page.getByRole("textbox", { name: "Message" });
+    // A request that reached the conversation stays out of the box.
+    expect(await box.inputValue()).toBe("");
+    await box.fill("half a thought");
+    await page.reload();
+    await conversation(page).getByText("First answer.").waitFor();
+    await expect.poll(() => box.inputValue()).toBe("half a thought");
+
+    // The conversation is deleted elsewhere (another tab): the request fails and comes back to the box.
+    const [thread] = (await server.app.store.sql("SELECT id, user_id FROM agent_threads").all()) as {
+      id: string;
+      user_id: string;
+    }[];
+    if (!thread) throw new Error("no thread");
+    await server.app.agent.threads.delete(thread.user_id, thread.id);
+    await box.fill("second request");
+    await box.press("Enter");
+    await page.getByRole("alert").first().waitFor();
+    await expect.poll(() => box.inputValue()).toBe("second request");
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("puts the cursor in the message box after New conversation, so the person just types", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ text: "Answer in the first conversation." }, { text: "Answer in the second conversation." }],

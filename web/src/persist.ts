@@ -1,6 +1,6 @@
 /**
- * What a page keeps across reloads, in IndexedDB (idb-keyval): the session id, the action draft and
- * the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
+ * What a page keeps across reloads, in IndexedDB (idb-keyval): the session id, the action draft, the
+ * agent message being written, and the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
  * its last result). Where IndexedDB is refused (a widget framed by another site, with third-party
  * storage blocked) the same keys live in memory for the page's life instead: nothing depends on it.
  */
@@ -31,6 +31,9 @@ export interface Persistence {
   clearHistory(): Promise<void>;
   loadDraft(): Promise<string | undefined>;
   saveDraft(code: string): Promise<void>;
+  /** The agent's `Message` box, as the person left it (a reload or a failed send loses nothing). */
+  loadMessage(): Promise<string | undefined>;
+  saveMessage(text: string): Promise<void>;
 }
 
 interface KeyValue {
@@ -96,6 +99,8 @@ export function createPersistence(name?: string): Persistence {
     clearHistory: () => kv.del("history"),
     loadDraft: async () => (await kv.get<string>("action-draft")) ?? undefined,
     saveDraft: (code) => kv.set("action-draft", code),
+    loadMessage: async () => (await kv.get<string>("message-draft")) ?? undefined,
+    saveMessage: (text) => (text === "" ? kv.del("message-draft") : kv.set("message-draft", text)),
   };
 }
 

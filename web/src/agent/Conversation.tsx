@@ -9,6 +9,7 @@ import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, 
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
+import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
@@ -21,11 +22,27 @@ export interface ConversationProps {
   api: Api;
   sandbox: SandboxClient;
   mode: Mode;
+  /** Keeps the message being written across reloads. */
+  persistence: Persistence;
 }
 
-function ConversationView({ api, sandbox, mode }: ConversationProps) {
+function ConversationView({ api, sandbox, mode, persistence }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
+  const draftRef = useRef("");
+  const changeDraft = (text: string) => {
+    draftRef.current = text;
+    setDraft(text);
+    void persistence.saveMessage(text);
+  };
+  // What the person was writing before a reload comes back (unless they have started again).
+  useEffect(() => {
+    void persistence.loadMessage().then((kept) => {
+      if (!kept || draftRef.current !== "") return;
+      draftRef.current = kept;
+      setDraft(kept);
+    });
+  }, [persistence]);
   const scroller = useRef<HTMLElement>(null);
   const prompt = useRef<HTMLTextAreaElement>(null);
   // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the
@@ -52,7 +69,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
     event?.preventDefault();
     const text = draft.trim();
     if (!text || agent.running) return;
-    setDraft("");
+    changeDraft("");
     setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
     // A person who sends is back at the newest message, from where the section keeps it in view.
     const section = scroller.current;
@@ -60,7 +77,11 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
       section.scrollTop = 0;
       delete section.dataset.reading;
     }
-    void agent.send(text);
+    // A request that never reached the conversation (the server refused or could not be reached) goes
+    // back in the box, unless the person has begun another.
+    void agent.send(text).then((reached) => {
+      if (!reached && draftRef.current === "") changeDraft(text);
+    });
   };
   const hidden = logWindow && logWindow.threadId === agent.threadId ? logWindow.hidden : defaultHidden(agent.messages);
   const first = firstShown(agent.messages, hidden);
@@ -139,7 +160,7 @@ function ConversationView({ api, sandbox, mode }: ConversationProps) {
             ref={prompt}
             value={draft}
             rows={3}
-            onChange={(event) => setDraft(event.target.value)}
+            onChange={(event) => changeDraft(event.target.value)}
             onKeyDown={onKey}
           />
         </label>

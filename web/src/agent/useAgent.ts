@@ -137,9 +137,25 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
     };
   }, [api, open, refreshThreads]);
 
+  /** Whether the thread's newest request is `request` (it reached the server before the failure). */
+  const holds = useCallback(
+    async (id: string | undefined, request: string): Promise<boolean> => {
+      if (!id) return false;
+      try {
+        const { messages: stored } = await api.agent.threads.get.query({ threadId: id });
+        const last = stored.findLast((entry) => entry.message.role === "user")?.message;
+        return last?.role === "user" && last.content.some((part) => part.type === "text" && part.text === request);
+      } catch {
+        return false;
+      }
+    },
+    [api],
+  );
+
+  /** Runs a request; resolves false when it never reached the thread (the caller keeps the text). */
   const send = useCallback(
-    async (request: string) => {
-      if (running || !request.trim()) return;
+    async (request: string): Promise<boolean> => {
+      if (running || !request.trim()) return false;
       setRunning(true);
       setError(undefined);
       setStreaming("");
@@ -155,8 +171,8 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
         setStreaming(text);
         setActive(step);
       }, REPAINT_MS);
+      let id = threadId;
       try {
-        let id = threadId;
         let history: AgentMessage[] = messages.map((entry) => entry.message);
         if (!id) {
           id = (await api.agent.threads.create.mutate({})).id;
@@ -222,9 +238,11 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
         await open(id);
         await refreshThreads();
         if (!recorded) setError(outcome.answer);
+        return outcome.status === "final" || (await holds(id, request));
       } catch (err) {
         repaint.flush();
         setError(`The agent stopped: ${messageOf(err)}`);
+        return await holds(id, request);
       } finally {
         stop.current = undefined;
         setRunning(false);
@@ -233,7 +251,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
         setAdmission(undefined);
       }
     },
-    [api, sandbox, running, threadId, messages, model, stepCap, open, refreshThreads],
+    [api, sandbox, running, threadId, messages, model, stepCap, open, refreshThreads, holds],
   );
 
   const newThread = useCallback(async () => {

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
 import type { JobsStore } from "../jobs/jobs-store.ts";
-import type { Persistence } from "../persist.ts";
+import { appPersistence, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { ActionTab } from "./ActionTab.tsx";
@@ -25,11 +25,19 @@ export interface AgentPanelProps {
   mode: Mode;
   /** The page's API (the app's cookie transport, or a widget's credential). */
   api: Api;
-  /** Where the action draft and history are kept (a widget keeps its own). */
+  /** Where the drafts and the action history are kept (a widget keeps its own). */
   persistence?: Persistence | undefined;
 }
 
-export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode, api, persistence }: AgentPanelProps) {
+export function AgentPanel({
+  sandbox,
+  jobs,
+  allowed,
+  onRevoke,
+  mode,
+  api,
+  persistence = appPersistence,
+}: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   const [tab, setTab] = useState("action");
   useEffect(() => {
@@ -46,7 +54,12 @@ export function AgentPanel({ sandbox, jobs, allowed, onRevoke, mode, api, persis
   }, [api]);
   const toAction = useCallback(() => setTab("action"), []);
   const tabs: PanelTab[] = [
-    { id: "agent", label: "Agent", content: <Conversation api={api} sandbox={sandbox} mode={mode} />, fill: true },
+    {
+      id: "agent",
+      label: "Agent",
+      content: <Conversation api={api} sandbox={sandbox} mode={mode} persistence={persistence} />,
+      fill: true,
+    },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },
     {
       id: "history",
