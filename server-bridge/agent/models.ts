@@ -16,9 +16,14 @@ export interface ModelInfo {
 
 const CACHE_MS = 60_000;
 
+const SET_PROVIDER =
+  "Set OPENAI_BASE_URL (an OpenAI-compatible server such as a local Ollama: http://127.0.0.1:11434/v1) and OPENAI_API_KEY if it needs one, or ANTHROPIC_API_KEY; optionally AGENT_MODEL";
+
 /** What to tell a person when no provider is configured: exactly which variables to set. */
-export const NO_PROVIDER =
-  "No model provider is configured on the server. Set OPENAI_BASE_URL (an OpenAI-compatible server such as a local Ollama: http://127.0.0.1:11434/v1) and OPENAI_API_KEY if it needs one, or ANTHROPIC_API_KEY; optionally AGENT_MODEL; then restart the server.";
+export const NO_PROVIDER = `No model provider is configured on the server. ${SET_PROVIDER}; then restart the server.`;
+
+/** The same for the terminal agent, which reads the variables itself when it starts. */
+export const NO_PROVIDER_HERE = `No model provider is configured. ${SET_PROVIDER} in the environment, then run this again.`;
 
 export class ModelRegistry {
   #cached: { at: number; models: ModelInfo[] } | undefined;

@@ -16,7 +16,7 @@ import { trailingResults } from "../../shared/agent/prompt.ts";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
 import { failedObservation } from "../../shared/sandbox/executor.ts";
-import { NO_PROVIDER } from "../agent/models.ts";
+import { NO_PROVIDER_HERE } from "../agent/models.ts";
 import { imageForModel, resolveImages } from "../agent/request.ts";
 import { threadModelClient } from "../agent/services.ts";
 import type { AppServices } from "../app-services.ts";
@@ -95,7 +95,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   }
   const { app } = deps;
   if (!app.agent.models.configured()) {
-    stderr.write(`${NO_PROVIDER}\n`);
+    stderr.write(`${NO_PROVIDER_HERE}\n`);
     return 1;
   }
   if (args.model !== undefined && typeof (await app.agent.models.resolve(args.model)) === "string") {

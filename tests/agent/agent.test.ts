@@ -189,6 +189,18 @@ describe("the agent on the server", () => {
     );
   });
 
+  it("tells the terminal's user which variables to set when no provider is configured, and to run it again", async () => {
+    await using server = await startTestServer({ agent: agentConfig(undefined) });
+    const { io, stdout, stderr } = pipes();
+    expect(await agentCommand(["say", "hi"], { app: server.app, sandbox: server.app.sandbox, ...io })).toBe(1);
+    expect(stdout()).toBe("");
+    expect(stderr()).toMatch(/^No model provider is configured\. Set OPENAI_BASE_URL .*ANTHROPIC_API_KEY/);
+    expect(stderr()).toContain("then run this again.");
+    // The terminal agent is no server: nothing to restart.
+    expect(stderr()).not.toMatch(/on the server|restart/);
+    expect(await server.app.agent.threads.list("local")).toEqual([]);
+  });
+
   it("shows a view_image failure in the terminal as a tool error, and stores it as one", async () => {
     await using fake = await startFakeOpenAI({
       script: [
