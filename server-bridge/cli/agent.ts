@@ -3,8 +3,8 @@
  *
  * The CodeAct loop (shared/agent/loop.ts) in the terminal: the model is called by this process over
  * the configured providers (the same turns and stored threads the page uses), each action runs in a
- * Node sandbox as one run of a local session (the gate as for `action`: no `--mode` is the headless
- * gate, reads only; `--mode default` asks on the terminal when it is one), and each view_image is
+ * Node sandbox as one run of a local session (no `--mode` asks on the terminal when it is one, as
+ * `default`, else is the headless gate, reads only; `--mode` as for `action`), and each view_image is
  * resolved here. The conversation streams as it happens, the final answer last: on a terminal the
  * model's text streams to stdout (the final answer is not printed twice); when stdout is a pipe it
  * carries the final answer only (nothing when the loop ends without one: why goes to stderr), and the
@@ -108,6 +108,8 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   const history = (await app.agent.threads.messages(LOCAL_USER, thread.id)).map((m) => m.message);
   const library = defaultLibrary();
   const signal = deps.signal ?? new AbortController().signal;
+  // A person at the terminal is asked, as in the panel; with no one to ask, no mode is reads only.
+  const mode = args.mode ?? (deps.approver ? "default" : undefined);
   const printer = new TerminalPrinter(stdout, stderr);
   const outcome = await runAgent({
     model: threadModelClient(app.agent, LOCAL_USER, thread.id, { model: args.model, known: history.length }),
@@ -116,7 +118,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stepCap: args.steps ?? app.config.agent.stepCap,
     signal,
     async execute(code) {
-      const local = await openLocalRun(app, { mode: args.mode, approver: deps.approver, threadId: thread.id });
+      const local = await openLocalRun(app, { mode, approver: deps.approver, threadId: thread.id });
       try {
         const { observation } = await runSandboxedAction(deps.sandbox, {
           action: code,

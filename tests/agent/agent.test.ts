@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { agentCommand } from "../../server-bridge/cli/agent.ts";
 import type { AgentConfig } from "../../server-bridge/config.ts";
 import { type ModelEvent, TurnBatch } from "../../shared/agent/messages.ts";
+import { ScriptedApprover } from "../support/approver.ts";
 import { storeEnv } from "../support/database.ts";
 import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, type TestServer, tempDir } from "../support/server.ts";
@@ -187,6 +188,32 @@ describe("the agent on the server", () => {
     expect(stderr()).toContain(
       "▶ execute_code: spin\n    while (true) {}\n  timeout: The action ran past its time limit of 300 ms",
     );
+  });
+
+  it("asks the person at the terminal before a write when no --mode is given, and only reads without one to ask", async () => {
+    const create = {
+      name: "execute_code",
+      arguments: JSON.stringify({
+        title: "make Demo",
+        code: "import { create_workflow } from '@nodetool-ai/sandbox-nodetool/workflows';\nexport default (await create_workflow({ name: 'Demo' })).name;",
+      }),
+    };
+    await using fake = await startFakeOpenAI({ script: [{ tool_calls: [create] }, { text: "Made it." }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const approver = new ScriptedApprover("allow");
+    const asked = pipes();
+    expect(
+      await agentCommand(["make Demo"], { app: server.app, sandbox: server.app.sandbox, approver, ...asked.io }),
+    ).toBe(0);
+    expect(approver.asked.map((r) => r.capability)).toEqual(["create_workflow"]);
+    expect(asked.stderr()).toContain('ok: "Demo"');
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
+
+    fake.script.push({ tool_calls: [create] }, { text: "Could not." });
+    const piped = pipes();
+    expect(await agentCommand(["make Demo"], { app: server.app, sandbox: server.app.sandbox, ...piped.io })).toBe(0);
+    expect(piped.stderr()).toContain("permission_denied: There is no user to ask on this headless run");
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
   });
 
   it("tells the terminal's user which variables to set when no provider is configured, and to run it again", async () => {
