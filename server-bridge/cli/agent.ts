@@ -201,7 +201,7 @@ class TerminalPrinter {
           const outcome = observation.ok
             ? `ok: ${clip(JSON.stringify(observation.result ?? null))}`
             : `${observation.error?.code}: ${observation.error?.message}`;
-          this.line(`  ${outcome}${calls ? `\n  calls: ${calls}` : ""}`);
+          this.line(`  ${outcome}${logLines(observation.logs)}${calls ? `\n  calls: ${calls}` : ""}`);
         } else if (message.is_error) {
           const text = message.content.find((part) => part.type === "text");
           this.line(`  ${text?.type === "text" ? clip(text.text) : "tool error"}`);
@@ -253,6 +253,15 @@ function indent(code: string): string {
     .split("\n")
     .map((line) => `    ${line}`)
     .join("\n");
+}
+
+const SHOWN_LOGS = 20;
+
+/** The action's console output, as the panel's step card lists it: one line each, the first few. */
+function logLines(logs: readonly string[]): string {
+  const shown = logs.slice(0, SHOWN_LOGS).map((log) => `\n  log: ${clip(log.replaceAll("\n", "\n       "))}`);
+  const more = logs.length - SHOWN_LOGS;
+  return `${shown.join("")}${more > 0 ? `\n  … ${more} more log line(s)` : ""}`;
 }
 
 function clip(text: string, max = 300): string {

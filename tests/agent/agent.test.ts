@@ -216,6 +216,24 @@ describe("the agent on the server", () => {
     expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Demo" }]);
   });
 
+  it("shows an action's console output in the terminal, as the panel's step card does, the first 20 lines", async () => {
+    const code =
+      "console.log('hello', { a: 1 });\nfor (let i = 0; i < 25; i++) console.log(`line ${i}`);\nexport default 2;";
+    await using fake = await startFakeOpenAI({
+      script: [
+        { tool_calls: [{ name: "execute_code", arguments: JSON.stringify({ title: "log", code }) }] },
+        { text: "Logged." },
+      ],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const { io, stdout, stderr } = pipes();
+    expect(await agentCommand(["log"], { app: server.app, sandbox: server.app.sandbox, ...io })).toBe(0);
+    expect(stdout()).toBe("Logged.\n");
+    expect(stderr()).toContain('  ok: 2\n  log: hello {"a":1}\n  log: line 0\n  log: line 1\n');
+    expect(stderr()).toContain("  log: line 18\n  … 6 more log line(s)\n");
+    expect(stderr()).not.toContain("line 19");
+  });
+
   it("tells the terminal's user which variables to set when no provider is configured, and to run it again", async () => {
     await using server = await startTestServer({ agent: agentConfig(undefined) });
     const { io, stdout, stderr } = pipes();
