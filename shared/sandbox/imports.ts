@@ -45,18 +45,29 @@ export function resolveSpecifier(specifier: string, scope: ImportScope): Resolve
   return { kind: "refused", error: refusal(specifier, scope) };
 }
 
+/** Node's own modules and the packages models reach for to make requests: none exist in an action. */
+const HOST_MODULES =
+  /^(node:.*|fs|fs\/promises|path|os|http|https|net|child_process|crypto|util|stream|buffer|events|zlib|url|axios|node-fetch|undici|cross-fetch)$/;
+
 function refusal(specifier: string, scope: ImportScope): FailurePayload {
   const available = availableSpecifiers(scope);
+  const hostModule = HOST_MODULES.test(specifier);
   const lastSegment = specifier.split("/").pop() ?? specifier;
-  const near =
-    closestNames(specifier, available, 1)[0] ??
-    available.find((a) => closestNames(lastSegment, [a.split("/").pop() ?? a], 1).length > 0);
+  // A near name by the whole specifier, else by its last segment when that is long enough to guess from.
+  const near = hostModule
+    ? undefined
+    : (closestNames(specifier, available, 1)[0] ??
+      (lastSegment.length >= 4
+        ? available.find((a) => closestNames(lastSegment, [a.split("/").pop() ?? a], 1).length > 0)
+        : undefined));
   const why =
     namespaceOf(specifier) !== undefined && findModule(namespaceOf(specifier) ?? "")
       ? "is not mounted for this session"
       : specifier.startsWith(PACK_PREFIX)
         ? "is not a library pack this session allows"
-        : "cannot be imported in the sandbox (only capability modules and allowed library packs can)";
+        : hostModule
+          ? "cannot be imported in the sandbox: an action has no Node or browser APIs, only capabilities (HTTP is http_request in the web module; files and images are assets)"
+          : "cannot be imported in the sandbox (only capability modules and allowed library packs can)";
   const hint = near ? ` Did you mean "${near}"?` : "";
   const list = available.length ? available.join(", ") : "none";
   return failure("import_refused", `Module "${specifier}" ${why}.${hint} Available: ${list}.`, {

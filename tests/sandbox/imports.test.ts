@@ -39,6 +39,21 @@ describe("static import check", () => {
     }
   });
 
+  it("says an action has no Node APIs when it imports Node's modules or a request package, and guesses nothing", () => {
+    for (const specifier of ["fs", "node:path", "axios", "child_process"]) {
+      const a = analyseAction(`import x from "${specifier}";`, scope);
+      if (a.ok || a.kind !== "import") throw new Error("expected a refusal");
+      expect(a.error.message).toContain(
+        `Module "${specifier}" cannot be imported in the sandbox: an action has no Node or browser APIs, only capabilities (HTTP is http_request in the web module; files and images are assets). Available:`,
+      );
+      expect(a.error.suggestions).toEqual([]);
+    }
+    // A short unknown name is too little to guess from ("ui" for "fs" was no help).
+    const short = analyseAction(`import x from "qz";`, { ...scope, mounted: ["ui", "workflows"] });
+    if (short.ok || short.kind !== "import") throw new Error("expected a refusal");
+    expect(short.error.message).not.toContain("Did you mean");
+  });
+
   it("refuses a named import the module does not export, with a hint", () => {
     const a = analyseAction(`import { lsit_workflows } from "@nodetool-ai/sandbox-nodetool/workflows";`, scope);
     if (a.ok || a.kind !== "import") throw new Error("expected a refusal");

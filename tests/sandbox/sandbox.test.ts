@@ -58,6 +58,22 @@ describe("the action contract", () => {
     });
   });
 
+  it("a host global the action lacks (fetch, setTimeout, require) says what to use instead; others are left as they are", async () => {
+    const message = async (code: string) => (await sandbox.run(code)).observation.error?.message;
+    expect(await message(`const r = await fetch("https://example.com");`)).toBe(
+      "The action threw ReferenceError: 'fetch' is not defined (an action has no network of its own: call http_request from the web module).",
+    );
+    expect(await message(`await new Promise((r) => setTimeout(r, 10));`)).toContain(
+      "'setTimeout' is not defined (an action has no timers: to wait for a job, call jobs.wait).",
+    );
+    expect(await message(`const fs = require("fs");`)).toContain(
+      "'require' is not defined (an action has no Node or browser APIs: import capability modules;",
+    );
+    expect(await message(`export default missing + 1;`)).toBe(
+      "The action threw ReferenceError: 'missing' is not defined",
+    );
+  });
+
   it("an uncaught CapabilityError keeps its call's code; a plain one thrown by the action is action_failed", async () => {
     const called = await sandbox.run(`${WF} await workflows.get("missing"); export default 1;`);
     expect(called.observation.error?.code).toBe("capability_failed");

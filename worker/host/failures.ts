@@ -66,7 +66,24 @@ export function fromGuestError(
     return { code: info.code, message: info.message, ...at };
   }
   const name = info.name || "Error";
-  return { code: ACTION_FAILED, message: `The action threw ${name}: ${info.message}`, ...at };
+  const hint = name === "ReferenceError" ? hostGlobalHint(info.message) : "";
+  return { code: ACTION_FAILED, message: `The action threw ${name}: ${info.message}${hint}`, ...at };
+}
+
+/** What to use instead of a host global that an action does not have (models reach for these). */
+const HOST_GLOBALS: [RegExp, string][] = [
+  [/^(fetch|XMLHttpRequest|WebSocket)$/, "an action has no network of its own: call http_request from the web module"],
+  [/^(setTimeout|setInterval|setImmediate)$/, "an action has no timers: to wait for a job, call jobs.wait"],
+  [
+    /^(require|process|Buffer|window|document|localStorage|module|__dirname)$/,
+    'an action has no Node or browser APIs: import capability modules; describe("contract") lists its globals',
+  ],
+];
+
+function hostGlobalHint(message: string): string {
+  const name = /^'([^']+)' is not defined$/.exec(message)?.[1];
+  const hint = name === undefined ? undefined : HOST_GLOBALS.find(([names]) => names.test(name))?.[1];
+  return hint === undefined ? "" : ` (${hint}).`;
 }
 
 function positionOf(info: GuestErrorInfo): { line?: number; column?: number } {
