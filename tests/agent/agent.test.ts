@@ -127,6 +127,10 @@ describe("the agent on the server", () => {
       expect(stdout.trim()).toBe("Done: there is now a workflow called Demo.");
       expect(stderr).toContain("I'll make it.\n▶ execute_code: make Demo");
       expect(stderr).toContain('ok: "Demo"');
+      // The standing instructions say where "this workflow" is: the editor's, which the ui module works on.
+      expect(JSON.stringify(fake.requests[0])).toContain(
+        "The ui module works on the workflow open in the user's editor",
+      );
       // The model's second turn was sent the observation of the first turn's action.
       const second = JSON.stringify(fake.requests[1]);
       expect(second).toContain('\\"ok\\":true');
