@@ -12,6 +12,21 @@ import type { CapabilityRun } from "./invoke.ts";
 
 type AskVerdict = { kind: "allow" } | { kind: "refuse"; code: ErrorCode; message: string };
 
+/** How long an approver gets to record that the gate stopped waiting (it settles when its signal aborts). */
+const SETTLE_GRACE_MS = 2_000;
+
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise, grace]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function ask(
   run: CapabilityRun<unknown>,
   spec: AnySpec,
@@ -65,6 +80,12 @@ export async function ask(
   try {
     const asked = gate.approver.ask(request, controller.signal).catch(() => ({ kind: "failed" as const }));
     const outcome = await Promise.race([asked, timedOut, ended]);
+    if (outcome.kind === "timeout" || outcome.kind === "ended") {
+      // The gate stops waiting: the approver records it (a stored approval settles) before the caller hears.
+      why = outcome.kind === "timeout" ? "timeout" : "run_ended";
+      if (!controller.signal.aborted) controller.abort(why);
+      await settledWithin(asked, SETTLE_GRACE_MS);
+    }
     if (outcome.kind === "failed") {
       return {
         kind: "refuse",
@@ -76,7 +97,6 @@ export async function ask(
       return { kind: "refuse", code: "capability_unavailable", message: outcome.reason };
     }
     if (outcome.kind === "timeout") {
-      why = "timeout";
       return {
         kind: "refuse",
         code: "approval_timeout",

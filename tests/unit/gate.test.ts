@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CATEGORIES, type Category, type InvokeResult, MODES, type Mode } from "../../shared/capabilities/types.ts";
-import { approvalHash } from "../../shared/gate/approvals.ts";
+import { type ApprovalOutcome, type Approver, approvalHash } from "../../shared/gate/approvals.ts";
 import { type Decision, decide } from "../../shared/gate/decide.ts";
 import { HEADLESS_DENIAL, headlessGate } from "../../shared/gate/headless.ts";
 import { argSwappingApprover, replayingApprover, scriptedApprover, silentApprover, testHost } from "./gate-host.ts";
@@ -237,6 +237,30 @@ describe("asking", () => {
     expect(approval.signals[0]?.reason).toBe("timeout");
     expect(host.loads).toEqual([]);
     expect(host.audits[0]).toMatchObject({ decision: "ask", outcome: "approval_timeout" });
+  });
+
+  it("answers a timed-out or ended wait only once the approver has recorded it (a stored approval is settled first)", async () => {
+    for (const ending of ["timeout", "run_ended"] as const) {
+      const recorded: string[] = [];
+      // An approver whose record of the gate giving up takes a while (a store's update under load).
+      const approver: Approver = {
+        ask: (_request, signal) =>
+          new Promise<ApprovalOutcome>((resolve) => {
+            signal.addEventListener("abort", () => {
+              setTimeout(() => {
+                recorded.push(String(signal.reason));
+                resolve({ kind: "timeout" });
+              }, 30);
+            });
+          }),
+      };
+      using host = testHost({ approver, approvalTimeoutMs: ending === "timeout" ? 20 : 60_000 });
+      const pending = host.run.invoke(WRITE.name, WRITE.args);
+      if (ending === "run_ended") setTimeout(() => host.end(), 20);
+      const error = failed(await pending);
+      expect(error.code).toBe(ending === "timeout" ? "approval_timeout" : "run_ended");
+      expect(recorded).toEqual([ending]);
+    }
   });
 
   it("an ended run stops the wait with run_ended and tells the approver", async () => {
