@@ -35,9 +35,11 @@ export function healthCheck(store: Store, log: AppServices["log"], timeoutMs = H
         timeoutMs,
       );
     });
-    const query = store
-      .sql("SELECT 1 AS one")
-      .get()
+    const select = () => store.sql("SELECT 1 AS one").get();
+    // A pooled connection the database ended (a restart, an administrator) fails its next query; the
+    // store is down only if a fresh one fails too.
+    const query = select()
+      .catch((err: unknown) => (connectionEnded(err) ? select() : Promise.reject(err)))
       .then(
         (): Probe => ({ ok: true }),
         (err: unknown): Probe => {
@@ -62,6 +64,13 @@ export function healthCheck(store: Store, log: AppServices["log"], timeoutMs = H
       else sendJson(res, 503, { ok: false, ...base, code: result.code, error: result.error });
     },
   };
+}
+
+/** Postgres ended this connection (admin_shutdown, crash_shutdown) or it dropped: another may work. */
+function connectionEnded(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = "code" in err ? err.code : undefined;
+  return code === "57P01" || code === "57P02" || /Connection terminated/i.test(err.message);
 }
 
 /**
