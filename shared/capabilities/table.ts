@@ -94,6 +94,11 @@ export function outputJsonSchema(spec: AnySpec): unknown {
   return schema;
 }
 
+/** The argument names a spec takes (its input object's keys). */
+export function argumentNames(spec: AnySpec): readonly string[] {
+  return spec.input instanceof z.ZodObject ? Object.keys(spec.input.shape) : [];
+}
+
 /** Closest names by edit distance, for "did you mean" hints. */
 export function closestNames(name: string, candidates: readonly string[], max = 3): string[] {
   return candidates

@@ -3,7 +3,7 @@
  * implementation only through `run.invoke`: lookup, normalise, validate, decide, ask, monitor, run, in
  * that order. Expected failures come back as values with a code; nothing here throws for them.
  */
-import { allSpecs, closestNames, findSpec } from "../capabilities/table.ts";
+import { allSpecs, argumentNames, closestNames, findSpec } from "../capabilities/table.ts";
 import type { Actor, AnySpec, Category, InvokeResult, RunNeed } from "../capabilities/types.ts";
 import { type ErrorCode, failure, isCodedError, issueLines } from "../protocol/errors.ts";
 import { allowSetKey, ask } from "./ask.ts";
@@ -111,7 +111,7 @@ export function createRun<TServices>(host: RunHost<TServices>): CapabilityRun<TS
 
 const ALL_NAMES = () => allSpecs().map((s) => s.name);
 
-/** Step 2: camelCase keys copied to snake_case when the snake key is absent; `_message` lifted out. */
+/** Step 2: camelCase keys become snake_case (an explicit snake twin wins); `_message` lifted out. */
 export function normalise(args: unknown): { args: Record<string, unknown>; message?: string } | undefined {
   if (args === undefined || args === null) return { args: {} };
   if (typeof args !== "object" || Array.isArray(args)) return undefined;
@@ -127,12 +127,22 @@ export function normalise(args: unknown): { args: Record<string, unknown>; messa
   for (const [key, value] of Object.entries(out)) {
     if (!/[A-Z]/.test(key)) continue;
     const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    if (!(snake in out)) {
-      out[snake] = value;
-      delete out[key];
-    }
+    if (!(snake in out)) out[snake] = value;
+    delete out[key];
   }
   return message === undefined ? { args: out } : { args: out, message };
+}
+
+/** One issue line per argument `spec` does not take, with the closest it does; undefined when none. */
+function strayArguments(spec: AnySpec, args: Record<string, unknown>): string[] | undefined {
+  const known = argumentNames(spec);
+  const stray = Object.keys(args).filter((key) => !known.includes(key));
+  if (stray.length === 0) return undefined;
+  const takes = known.length > 0 ? `it takes ${known.join(", ")}` : "it takes none";
+  return stray.map((key) => {
+    const near = closestNames(key, known, 1);
+    return `${key}: not an argument of ${spec.name}${near.length ? ` (did you mean ${near[0]}?)` : ""}; ${takes}`;
+  });
 }
 
 async function ladder<TServices>(
@@ -187,7 +197,11 @@ async function ladder<TServices>(
     });
   }
 
-  // 3. Validate, before anything can prompt.
+  // 3. Validate, before anything can prompt. An argument the capability does not take is refused, not
+  // dropped: a misspelt `limit` or `graph` would otherwise be ignored in silence.
+  const stray = strayArguments(spec, normalised.args);
+  if (stray)
+    return fail("invalid_tool_arguments", `Invalid arguments for ${name}: ${stray.join("; ")}`, { issues: stray });
   const parsed = spec.input.safeParse(normalised.args);
   if (!parsed.success) {
     const issues = issueLines(parsed.error, "(args)");

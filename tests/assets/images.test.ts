@@ -154,7 +154,7 @@ describe("image nodes", () => {
     const ids = started.map((answer) => answerValue<{ job_id: string }>(answer).job_id);
     let answered = 0;
     const finished = Promise.all(
-      ids.map((id) => call("@nodetool-ai/sandbox-nodetool/jobs", "wait", [{ job_id: id, timeout_ms: 50_000 }])),
+      ids.map((id) => call("@nodetool-ai/sandbox-nodetool/jobs", "wait", [{ job_id: id, wait_ms: 50_000 }])),
     );
     let done = false;
     void finished.then(() => {

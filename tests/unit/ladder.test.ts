@@ -26,7 +26,7 @@ describe("normalise", () => {
   });
 
   it("keeps an explicit snake_case key over its camelCase twin", () => {
-    expect(normalise({ workflowId: "camel", workflow_id: "snake" })?.args.workflow_id).toBe("snake");
+    expect(normalise({ workflowId: "camel", workflow_id: "snake" })?.args).toEqual({ workflow_id: "snake" });
   });
 
   it("treats a missing args value as no arguments and refuses non-objects", () => {
@@ -177,6 +177,29 @@ describe("waited_ms", () => {
     expect(result.waited_ms).toBeGreaterThanOrEqual(delay - 5);
     expect(result.approval_ms).toBe(result.waited_ms);
     expect(host.audits[0]?.waited_ms).toBeGreaterThanOrEqual(delay - 5);
+  });
+});
+
+describe("validate", () => {
+  it("refuses an argument the capability does not take, naming the closest it does, before anything loads or asks", async () => {
+    const approval = scriptedApprover("allow");
+    using host = testHost({ approver: approval.approver });
+    const error = failed(await host.run.invoke("create_workflow", { name: "Report", grpah: { nodes: [], edges: [] } }));
+    expect(error.code).toBe("invalid_tool_arguments");
+    expect(error.message).toBe(
+      "Invalid arguments for create_workflow: grpah: not an argument of create_workflow (did you mean graph?); it takes name, description, graph",
+    );
+    expect(error.issues).toHaveLength(1);
+    expect(approval.requests).toEqual([]);
+    expect(host.loads).toEqual([]);
+    // Each stray argument is named; one with nothing close gets no guess.
+    const two = failed(await host.run.invoke("list_workflows", { limt: 3, zzzzzzzzzz: 1 }));
+    expect(two.issues).toEqual([
+      "limt: not an argument of list_workflows (did you mean limit?); it takes limit, offset, query",
+      "zzzzzzzzzz: not an argument of list_workflows; it takes limit, offset, query",
+    ]);
+    // A capability that takes no arguments says so.
+    expect(failed(await host.run.invoke("list_models", { all: true })).message).toContain("it takes none");
   });
 });
 
