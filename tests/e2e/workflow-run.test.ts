@@ -3,10 +3,24 @@
  * text template -> JSON parse -> get by path -> output), runs it with ui.runWorkflow, the panel shows
  * the job's progress, the action reads the outputs; then a long run is started and cancelled.
  */
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { newWorkflow, openTab } from "./editor.ts";
+import { newWorkflow, node, openTab } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
+
+/** Whether node `id` is wholly inside the canvas's visible box. */
+async function inView(page: Page, id: string): Promise<boolean> {
+  const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+  const box = await node(page, id).boundingBox();
+  if (!canvas || !box) return false;
+  return (
+    box.x >= canvas.x &&
+    box.y >= canvas.y &&
+    box.x + box.width <= canvas.x + canvas.width &&
+    box.y + box.height <= canvas.y + canvas.height
+  );
+}
 
 const BUILD_AND_RUN = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
 const g = await openWorkflow();
@@ -69,5 +83,60 @@ export default done.status;`,
     await page.getByRole("region", { name: "Jobs" }).locator(".job-cancelled").waitFor();
     const statuses = await server.app.store.sql("SELECT status FROM jobs ORDER BY created_at").all();
     expect(statuses).toEqual([{ status: "completed" }, { status: "completed" }, { status: "cancelled" }]);
+  });
+
+  it("shows a failed job's node from the Jobs tab: opens its workflow, brings the node into view, selects and focuses it", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const graph = {
+  nodes: [
+    { id: "one", type: "constant.number", data: { value: 1 }, position: { x: 0, y: 0 } },
+    { id: "e", type: "math.divide", data: { a: 1, b: 0 }, position: { x: 2600, y: 1400 } },
+  ],
+  edges: [],
+};
+const broken = await workflows.create({ name: "Broken", graph });
+await workflows.create({ name: "Other" });
+const job = await workflows.run(broken.id);
+export default job.status;`,
+    );
+    expect(await finished(page)).toContain('"failed"');
+    const picker = page.getByRole("combobox", { name: "Workflow" });
+    await picker.selectOption({ label: "Other" });
+    await page.getByText("Other · version 1").waitFor();
+
+    await openTab(page, "Jobs");
+    const failed = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Broken: failed" });
+    await failed.getByRole("button", { name: "Show node e" }).click();
+    await page.getByText("Broken · version 1").waitFor();
+    // The node is the selection (the inspector shows it), has focus, and is in view.
+    await page.getByRole("region", { name: "Inspector" }).getByText("Divide").first().waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("e");
+    await expect.poll(() => inView(page, "e")).toBe(true);
+
+    // Panned away from it, the view comes back to it.
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    if (!canvas) throw new Error("no canvas");
+    for (let i = 0; i < 3; i++) {
+      await page.mouse.move(canvas.x + canvas.width - 10, canvas.y + 10);
+      await page.mouse.down();
+      await page.mouse.move(canvas.x + 10, canvas.y + 10, { steps: 5 });
+      await page.mouse.up();
+    }
+    await expect.poll(() => inView(page, "e")).toBe(false);
+    await failed.getByRole("button", { name: "Show node e" }).click();
+    await expect.poll(() => inView(page, "e")).toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("e");
+
+    // Once the node is gone from the canvas, the button says so instead.
+    await page.keyboard.press("Delete");
+    await node(page, "e").waitFor({ state: "detached" });
+    await failed.getByRole("button", { name: "Show node e" }).click();
+    await failed.getByText('Node "e" is not in the workflow on the canvas any more.').waitFor();
+    expect(app.problems).toEqual([]);
   });
 });

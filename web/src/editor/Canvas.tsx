@@ -288,11 +288,27 @@ export function eachFrameUntil(step: (last: boolean) => boolean, frames = 60): v
   });
 }
 
-/** Fits the view once React Flow has measured the new nodes (a fit before that would leave them out). */
-function fitOnceMeasured(flow: ReturnType<typeof useReactFlow<WorkflowFlowNode, Edge>>, ids: string[]): void {
+/**
+ * Fits the view, to the whole graph or `only` to these nodes, once React Flow has measured them (a fit
+ * before that would leave them out).
+ */
+export function fitOnceMeasured(
+  flow: {
+    getInternalNode(id: string): { measured: { width?: number | undefined } } | undefined;
+    fitView(options: { padding: number; maxZoom: number; nodes?: { id: string }[] }): Promise<boolean>;
+  },
+  ids: string[],
+  only = false,
+): void {
   eachFrameUntil((last) => {
     const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
-    if (measured || last) void flow.fitView({ padding: 0.15, maxZoom: 1 });
+    if (measured || last) {
+      void flow.fitView({
+        padding: only ? 0.5 : 0.15,
+        maxZoom: 1,
+        ...(only ? { nodes: ids.map((id) => ({ id })) } : {}),
+      });
+    }
     return measured;
   });
 }

@@ -8,7 +8,7 @@ import { type Node, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
-import { Canvas, eachFrameUntil, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
+import { Canvas, eachFrameUntil, fitOnceMeasured, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import type { Edit, EditorController } from "./controller.ts";
 import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
@@ -136,6 +136,16 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   // Each paste of the same copy lands a step further; the pasted nodes become the selection.
   const pastes = useRef(0);
   const [selectNow, setSelectNow] = useState<string[] | undefined>();
+  // A node shown from elsewhere (the Jobs tab's "Show node"): selected, in view, focused.
+  useEffect(
+    () =>
+      controller.onReveal((nodeId) => {
+        setSelectNow([nodeId]);
+        fitOnceMeasured(flow, [nodeId], true);
+        focusOnceDrawn(nodeId);
+      }),
+    [controller, flow],
+  );
   const copy = () => {
     if (selected.length === 0) return;
     pastes.current = 0;
@@ -290,7 +300,6 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   );
 }
 
-/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
 /** The node nearest the first of `gone` among those that stay (undefined when none stay). */
 function nearestLeft(all: readonly Node[], gone: readonly Node[]): string | undefined {
   const from = gone[0]?.position;
@@ -304,6 +313,7 @@ function nearestLeft(all: readonly Node[], gone: readonly Node[]): string | unde
   return best?.id;
 }
 
+/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
 function focusOnceDrawn(nodeId: string): void {
   eachFrameUntil(() => {
     const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);

@@ -86,6 +86,31 @@ export class EditorController {
     return undefined;
   }
 
+  readonly #revealers = new Set<(nodeId: string) => void>();
+
+  /**
+   * Shows a node to the person (the Jobs tab's "Show node"): opens the workflow it is in when another
+   * is open (its draft is kept), then the canvas selects it, brings it into view and focuses it.
+   * Answers why not, when it cannot.
+   */
+  async reveal(workflowId: string | null, nodeId: string): Promise<string | undefined> {
+    if (workflowId !== null && workflowId !== this.store.getSnapshot().workflow?.id) {
+      const failed = await this.open(workflowId);
+      if (failed) return failed;
+    }
+    if (!this.store.getSnapshot().graph.nodes.some((node) => node.id === nodeId)) {
+      return `Node "${nodeId}" is not in the workflow on the canvas any more.`;
+    }
+    for (const reveal of this.#revealers) reveal(nodeId);
+    return undefined;
+  }
+
+  /** The canvas listens here for nodes to show. */
+  onReveal(listener: (nodeId: string) => void): () => void {
+    this.#revealers.add(listener);
+    return () => this.#revealers.delete(listener);
+  }
+
   async restore(): Promise<void> {
     const id = await get<string>("open-workflow");
     if (id) await this.open(id);

@@ -12,7 +12,7 @@ import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { ActionTab } from "./ActionTab.tsx";
 import { HistoryView } from "./HistoryView.tsx";
-import { JobsView } from "./JobsView.tsx";
+import { JobsView, type ShowNode } from "./JobsView.tsx";
 import { type PanelTab, PanelTabs } from "./PanelTabs.tsx";
 import { useActions } from "./useActions.ts";
 
@@ -27,6 +27,8 @@ export interface AgentPanelProps {
   api: Api;
   /** Where the drafts and the action history are kept (a widget keeps its own). */
   persistence?: Persistence | undefined;
+  /** The page's editor shows a job's failing node (a widget has no editor of its own). */
+  showNode?: ShowNode | undefined;
 }
 
 export function AgentPanel({
@@ -37,6 +39,7 @@ export function AgentPanel({
   mode,
   api,
   persistence = appPersistence,
+  showNode,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   const [tab, setTab] = useState("action");
@@ -68,7 +71,7 @@ export function AgentPanel({
         <HistoryView history={actions.history} restore={actions.restore} clear={actions.clear} onRestored={toAction} />
       ),
     },
-    { id: "jobs", label: "Jobs", content: <JobsView store={jobs} visible={tab === "jobs"} /> },
+    { id: "jobs", label: "Jobs", content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} /> },
   ];
   return (
     <div className="agent-panel">

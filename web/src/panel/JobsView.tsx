@@ -1,9 +1,10 @@
 /**
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
- * failing node. Kept live from the session's job events.
+ * failing node, with `Show node` to find it on the canvas (where the page has an editor). Kept live
+ * from the session's job events.
  */
-import { memo, useEffect, useSyncExternalStore } from "react";
+import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { ValueView } from "./ValueView.tsx";
 
@@ -12,9 +13,14 @@ function duration(job: JobEntry): string {
   return job.duration_ms < 1000 ? `${job.duration_ms} ms` : `${(job.duration_ms / 1000).toFixed(1)} s`;
 }
 
-function JobItem({ job, store }: { job: JobEntry; store: JobsStore }) {
+/** Shows a job's node on the canvas (opening its workflow if need be); answers why not, when it cannot. */
+export type ShowNode = (workflowId: string | null, nodeId: string) => Promise<string | undefined>;
+
+function JobItem({ job, store, showNode }: { job: JobEntry; store: JobsStore; showNode?: ShowNode | undefined }) {
   const name = job.workflow_name ?? (job.workflow_id ? job.workflow_id : "a workflow graph");
   const live = job.status === "queued" || job.status === "running";
+  const [shown, setShown] = useState<string | undefined>();
+  const failedNode = job.error?.node_id;
   return (
     <li className="job" aria-label={`${name}: ${job.status}`}>
       <div className="job-head">
@@ -38,10 +44,22 @@ function JobItem({ job, store }: { job: JobEntry; store: JobsStore }) {
       </div>
       {job.error ? (
         <div className="error">
-          {job.error.node_id ? `node ${job.error.node_id}: ` : ""}
           {job.error.code}: {job.error.message}
+          {showNode && failedNode !== undefined ? (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="show-node"
+                onClick={() => void showNode(job.workflow_id, failedNode).then(setShown)}
+              >
+                Show node {failedNode}
+              </button>
+            </>
+          ) : null}
         </div>
       ) : null}
+      {shown ? <p className="status">{shown}</p> : null}
       {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
         <div className="job-outputs">
           <ValueView value={job.outputs} />
@@ -51,7 +69,15 @@ function JobItem({ job, store }: { job: JobEntry; store: JobsStore }) {
   );
 }
 
-function JobsList({ store, visible }: { store: JobsStore; visible: boolean }) {
+function JobsList({
+  store,
+  visible,
+  showNode,
+}: {
+  store: JobsStore;
+  visible: boolean;
+  showNode?: ShowNode | undefined;
+}) {
   const jobs = useSyncExternalStore(store.subscribe, store.getSnapshot);
   useEffect(() => {
     if (visible) void store.refresh();
@@ -62,7 +88,7 @@ function JobsList({ store, visible }: { store: JobsStore; visible: boolean }) {
       {jobs.length === 0 ? <p className="status">No workflow has run yet.</p> : null}
       <ul>
         {jobs.map((job) => (
-          <JobItem key={job.job_id} job={job} store={store} />
+          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} />
         ))}
       </ul>
     </section>
