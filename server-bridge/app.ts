@@ -167,7 +167,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   // sockets are long answers, bounded by their own timers) and a cap on sockets per client address.
   limitConnections(server, config);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err) => reject(listenError(err, config.host, config.port)));
     server.listen(config.port, config.host, () => resolve());
   });
   const address = server.address();
@@ -237,4 +237,22 @@ async function route(
     return;
   }
   await servePage(app, req, res, url);
+}
+
+/** Why the server could not listen, in words an operator acts on (the usual two: taken, or privileged). */
+function listenError(err: Error, host: string, port: number): Error {
+  const code = "code" in err ? err.code : undefined;
+  const where = `${host}:${port}`;
+  if (code === "EADDRINUSE") {
+    return new Error(
+      `${where} is in use (another nodetool sandbox, or another program): stop it, or choose another port, e.g. PORT=${port + 1} npm start`,
+    );
+  }
+  if (code === "EACCES") {
+    return new Error(
+      `not allowed to listen on ${where} (a port below 1024 needs privileges): choose another port with PORT`,
+    );
+  }
+  if (code === "EADDRNOTAVAIL") return new Error(`${host} is not an address of this machine: set HOST to one that is`);
+  return err;
 }

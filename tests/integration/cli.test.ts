@@ -4,9 +4,10 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliOn } from "../support/cli.ts";
+import { cliOn, runCli } from "../support/cli.ts";
 import { storeEnv } from "../support/database.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
@@ -22,6 +23,28 @@ async function actionWith(env: Record<string, string>, dataDir: string, source: 
   const { status, stdout, stderr } = await cli(dataDir, ["action", "-", ...flags], { stdin: source, env });
   return { status, observation: JSON.parse(stdout || "null") as Record<string, unknown> | null, stderr };
 }
+
+describe("npm start", () => {
+  it("says a port that is taken is in use and how to choose another, instead of a bare EADDRINUSE", async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const { status, stdout, stderr } = await runCli(["start"], {
+        ...(await storeEnv(tempDir())),
+        HOST: "127.0.0.1",
+        PORT: String(port),
+      });
+      expect(status).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toBe(
+        `fatal: 127.0.0.1:${port} is in use (another nodetool sandbox, or another program): stop it, or choose another port, e.g. PORT=${port + 1} npm start\n`,
+      );
+    } finally {
+      busy.close();
+    }
+  });
+});
 
 describe("the action CLI", () => {
   it("edits a stored workflow with openWorkflow(id) while the server keeps serving it", async () => {
