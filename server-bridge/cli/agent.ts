@@ -15,6 +15,7 @@ import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
 import { trailingResults } from "../../shared/agent/prompt.ts";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
 import type { Approver } from "../../shared/gate/approvals.ts";
+import { isCodedError } from "../../shared/protocol/errors.ts";
 import { failedObservation } from "../../shared/sandbox/executor.ts";
 import { NO_PROVIDER_HERE } from "../agent/models.ts";
 import { imageForModel, resolveImages } from "../agent/request.ts";
@@ -102,9 +103,12 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stderr.write(`${await unknownModel(app, args.model)}\n${AGENT_USAGE}\n`);
     return 2;
   }
-  const thread = args.thread
-    ? await app.agent.threads.require(LOCAL_USER, args.thread)
-    : await app.agent.threads.create(LOCAL_USER);
+  const known = args.thread === undefined ? undefined : await findThread(app, args.thread);
+  if (typeof known === "string") {
+    stderr.write(`${known}\n${AGENT_USAGE}\n`);
+    return 2;
+  }
+  const thread = known ?? (await app.agent.threads.create(LOCAL_USER));
   const history = (await app.agent.threads.messages(LOCAL_USER, thread.id)).map((m) => m.message);
   const library = defaultLibrary();
   const signal = deps.signal ?? new AbortController().signal;
@@ -145,7 +149,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   if (outcome.status === "final") printer.finish(outcome.answer.trim());
   else printer.failed(outcome.answer);
   printer.line(
-    `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; conversation ${thread.id}`,
+    `[${outcome.status}] ${outcome.steps} step(s), ${outcome.usage.input_tokens} + ${outcome.usage.output_tokens} tokens; to go on with this conversation: --thread ${thread.id}`,
   );
   return outcome.status === "final" ? 0 : 1;
 }
@@ -157,6 +161,17 @@ async function unknownModel(app: AppServices, requested: string): Promise<string
   const more = models.length > shown.length ? `, and ${models.length - shown.length} more` : "";
   const offered = shown.length > 0 ? `Models on offer: ${shown.join(", ")}${more}.` : "The providers list no models.";
   return `There is no model "${requested.slice(0, 100)}" here. ${offered} Name one with --model, or leave it out for the default.`;
+}
+
+/** The local user's conversation `threadId`, or why not: none such, with the most recent ones named. */
+async function findThread(app: AppServices, threadId: string) {
+  try {
+    return await app.agent.threads.require(LOCAL_USER, threadId);
+  } catch (err) {
+    if (!isCodedError(err)) throw err;
+  }
+  const recent = (await app.agent.threads.list(LOCAL_USER, 5)).map((t) => `${t.id} (${t.title})`);
+  return `There is no conversation "${threadId}" here. ${recent.length > 0 ? `The most recent: ${recent.join(", ")}.` : "There are none yet: leave out --thread to start one."}`;
 }
 
 /**

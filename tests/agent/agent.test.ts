@@ -233,9 +233,43 @@ describe("the agent on the server", () => {
     const { io, stdout, stderr } = pipes();
     expect(await agentCommand(["log"], { app: server.app, sandbox: server.app.sandbox, ...io })).toBe(0);
     expect(stdout()).toBe("Logged.\n");
+    // The last line says how to go on with the same conversation.
+    const [thread] = await server.app.agent.threads.list("local");
+    expect(stderr().trimEnd().split("\n").at(-1)).toMatch(
+      new RegExp(
+        `^\\[final\\] 1 step\\(s\\), \\d+ \\+ \\d+ tokens; to go on with this conversation: --thread ${thread?.id}$`,
+      ),
+    );
     expect(stderr()).toContain('  ok: 2\n  log: hello {"a":1}\n  log: line 0\n  log: line 1\n');
     expect(stderr()).toContain("  log: line 18\n  … 6 more log line(s)\n");
     expect(stderr()).not.toContain("line 19");
+  });
+
+  it("goes on with a conversation given --thread: the model reads what was said before, and the thread grows", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "Hello." }, { text: "Still here." }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const first = pipes();
+    expect(await agentCommand(["say hi"], { app: server.app, sandbox: server.app.sandbox, ...first.io })).toBe(0);
+    const threadId = /--thread (\S+)/.exec(first.stderr())?.[1] ?? "";
+    const second = pipes();
+    const argv = ["say it again", "--thread", threadId];
+    expect(await agentCommand(argv, { app: server.app, sandbox: server.app.sandbox, ...second.io })).toBe(0);
+    expect(second.stdout()).toBe("Still here.\n");
+    expect(second.stderr()).toContain(`--thread ${threadId}`);
+    const sent = JSON.stringify(fake.requests[1]);
+    expect(sent.indexOf("say hi")).toBeLessThan(sent.indexOf("Hello."));
+    expect(sent.indexOf("Hello.")).toBeLessThan(sent.indexOf("say it again"));
+    expect(await server.app.agent.threads.list("local")).toHaveLength(1);
+    const stored = await server.app.agent.threads.messages("local", threadId);
+    expect(stored.map((m) => m.message.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    // A thread that is not there is a usage error naming the recent ones; the model is not called.
+    const wrong = pipes();
+    const argvWrong = ["again", "--thread", "thr_nope"];
+    expect(await agentCommand(argvWrong, { app: server.app, sandbox: server.app.sandbox, ...wrong.io })).toBe(2);
+    expect(wrong.stderr()).toContain(
+      `There is no conversation "thr_nope" here. The most recent: ${threadId} (say hi).\nusage: npm run --silent agent`,
+    );
+    expect(fake.requests).toHaveLength(2);
   });
 
   it("tells the terminal's user which variables to set when no provider is configured, and to run it again", async () => {
