@@ -94,9 +94,9 @@ export function outputJsonSchema(spec: AnySpec): unknown {
   return schema;
 }
 
-/** The argument names a spec takes (its input object's keys). */
-export function argumentNames(spec: AnySpec): readonly string[] {
-  return spec.input instanceof z.ZodObject ? Object.keys(spec.input.shape) : [];
+/** The argument names a spec takes (its input object's keys); undefined for an input of another kind. */
+export function argumentNames(spec: AnySpec): readonly string[] | undefined {
+  return spec.input instanceof z.ZodObject ? Object.keys(spec.input.shape) : undefined;
 }
 
 /** Closest names by edit distance, for "did you mean" hints. */

@@ -136,6 +136,7 @@ export function normalise(args: unknown): { args: Record<string, unknown>; messa
 /** One issue line per argument `spec` does not take, with the closest it does; undefined when none. */
 function strayArguments(spec: AnySpec, args: Record<string, unknown>): string[] | undefined {
   const known = argumentNames(spec);
+  if (!known) return undefined; // Not an object of named arguments: its schema alone says what fits.
   const stray = Object.keys(args).filter((key) => !known.includes(key));
   if (stray.length === 0) return undefined;
   const takes = known.length > 0 ? `it takes ${known.join(", ")}` : "it takes none";
