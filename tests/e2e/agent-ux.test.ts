@@ -2,7 +2,8 @@
  * The agent panel as a first-time user meets it, in Chromium against the scripted model server: Delete
  * asks before a conversation goes (and Escape or Cancel keeps it), Rename works in place by keyboard,
  * New conversation puts the cursor
- * in the message box, a turn that ended early says why again after a reload, and a step that waited
+ * in the message box, a turn that ended early says why again after a reload (and `Retry` sends its
+ * request again), and a step that waited
  * for an approval shows its own run time with the wait stated apart, and a long conversation scrolls
  * inside the panel with the message box still in view.
  */
@@ -11,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { action, agent, conversation, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
+import { finished } from "./panel.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
 const focused = (page: Page) =>
@@ -204,6 +206,78 @@ describe("the agent panel, for a first-time user", () => {
     expect(await conversation(page).getByText(failure, { exact: true }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+  it("sends a request that got no final answer again with Retry, after a reload too; an answered one has none", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ error: { status: 401 } }, { text: "Third time lucky." }, { text: "Half an answ", cutAfterChars: 12 }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    const retry = page.getByRole("button", { name: "Retry" });
+    await send(page, "plan my week");
+    await conversation(page)
+      .getByText(/The provider refused the key/)
+      .waitFor();
+    // The reason is stored, so Retry is there after a reload as well.
+    await page.reload();
+    await conversation(page)
+      .getByText(/The provider refused the key/)
+      .waitFor();
+    await retry.click();
+    await conversation(page).getByText("Third time lucky.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    expect(await retry.count()).toBe(0);
+    // The person goes on typing while it runs: the cursor is in the message box.
+    expect(await page.evaluate(() => document.activeElement?.closest("label")?.textContent?.trim())).toMatch(
+      /^Message/,
+    );
+    // The request went to the model again as it was written, and the conversation holds it twice.
+    expect(fake.requests).toHaveLength(2);
+    expect(JSON.stringify(fake.requests[1])).toContain("plan my week");
+    const rows = (await server.app.store.sql("SELECT body FROM agent_messages ORDER BY seq").all()) as {
+      body: string;
+    }[];
+    const asked = rows.filter((row) => row.body.includes('"role":"user"') && row.body.includes("plan my week"));
+    expect(asked).toHaveLength(2);
+
+    // A cut stream: Retry again, naming the request it sends.
+    await send(page, "and the weekend?");
+    await conversation(page)
+      .getByText(/cut off/)
+      .waitFor();
+    expect(await retry.getAttribute("title")).toBe('Send "and the weekend?" again');
+    expect(app.problems).toEqual([]);
+  });
+
+  it("takes a step's code to the Action editor, where the person edits and runs it", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ tool_calls: [action("export default 6 * 7;", { title: "Multiply" })] }, { text: "It is 42." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "what is six times seven?");
+    await conversation(page).getByText("It is 42.").waitFor();
+    const step = conversation(page).getByRole("article", { name: /Multiply/ });
+    await step.getByText("Code", { exact: true }).click();
+    await step.getByRole("button", { name: "Edit in Action tab" }).click();
+    expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
+    const editor = page.getByRole("textbox", { name: "Action" });
+    expect(await editor.textContent()).toBe("export default 6 * 7;");
+    // The cursor is in the editor: the person edits and runs it by keyboard.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Action");
+    await page.keyboard.press("ControlOrMeta+End");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.insertText(" + 1;");
+    await page.keyboard.press("ControlOrMeta+Enter");
+    expect(await finished(page)).toContain("43");
+    // It is the Action tab's draft now: a reload keeps it.
+    await page.reload();
+    await page.getByRole("tab", { name: "Action" }).click();
+    await expect.poll(() => editor.textContent()).toBe("export default 6 * 7 + 1;");
+    expect(app.problems).toEqual([]);
+  });
+
   it("shows a step's own run time, and its wait for an approval apart, live and after a reload", async () => {
     const CREATE = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 export default (await workflows.create({ name: "Waited" })).name;`;

@@ -106,6 +106,15 @@ export default { picture: saved.asset };`,
     expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
     expect(await page.getByRole("textbox", { name: "Action" }).textContent()).toContain("grace");
     expect(await result(page).getByRole("columnheader").allTextContents()).toEqual(["name", "age"]);
+    // The cursor is in the restored code; what the person types there goes when the entry is restored again.
+    const editor = page.getByRole("textbox", { name: "Action" });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Action");
+    await page.keyboard.insertText("// scratch ");
+    expect(await editor.textContent()).toContain("// scratch");
+    await openTab(page, "History");
+    await history.getByRole("listitem").nth(3).getByRole("button").click();
+    await expect.poll(() => editor.textContent()).not.toContain("// scratch");
+    expect(await editor.textContent()).toContain("grace");
     // The image entry comes back with its image, as the run showed it.
     await openTab(page, "History");
     await history.getByRole("listitem").nth(1).getByRole("button").click();

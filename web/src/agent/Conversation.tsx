@@ -3,7 +3,8 @@
  * textbox `Message` (Enter sends, Shift+Enter is a newline), buttons `Send` and `Stop`, a combobox
  * `Model`, and the thread list with new, rename and delete. The model's text streams in; each
  * execute_code step is a card with its code (collapsed), its calls and its observation; view_image
- * steps show their image. With no provider configured it says exactly what to set.
+ * steps show their image. A request that got no final answer (a provider failure, a cut stream, Stop)
+ * has `Retry`, which sends it again. With no provider configured it says exactly what to set.
  */
 import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
@@ -14,9 +15,9 @@ import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
-import { StepCard } from "./StepCard.tsx";
+import { OpenInAction, StepCard } from "./StepCard.tsx";
 import { ThreadBar } from "./ThreadBar.tsx";
-import { type Entry, useAgent } from "./useAgent.ts";
+import { type Entry, unanswered, useAgent } from "./useAgent.ts";
 
 export interface ConversationProps {
   api: Api;
@@ -24,9 +25,11 @@ export interface ConversationProps {
   mode: Mode;
   /** Keeps the message being written across reloads. */
   persistence: Persistence;
+  /** Takes a step's code to the `Action` editor (a stable function: the conversation is memoised). */
+  openInAction?: ((code: string) => void) | undefined;
 }
 
-function ConversationView({ api, sandbox, mode, persistence }: ConversationProps) {
+function ConversationView({ api, sandbox, mode, persistence, openInAction }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
@@ -65,11 +68,7 @@ function ConversationView({ api, sandbox, mode, persistence }: ConversationProps
     );
   }
 
-  const submit = (event?: FormEvent) => {
-    event?.preventDefault();
-    const text = draft.trim();
-    if (!text || agent.running) return;
-    changeDraft("");
+  const sendText = (text: string) => {
     setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
     // A person who sends is back at the newest message, from where the section keeps it in view.
     const section = scroller.current;
@@ -82,6 +81,20 @@ function ConversationView({ api, sandbox, mode, persistence }: ConversationProps
     void agent.send(text).then((reached) => {
       if (!reached && draftRef.current === "") changeDraft(text);
     });
+  };
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || agent.running) return;
+    changeDraft("");
+    sendText(text);
+  };
+  // A request that got no final answer can be sent again as it was; the person goes on typing meanwhile.
+  const retryText = agent.running ? undefined : unanswered(agent.messages);
+  const retry = () => {
+    if (retryText === undefined) return;
+    sendText(retryText);
+    prompt.current?.focus();
   };
   const hidden = logWindow && logWindow.threadId === agent.threadId ? logWindow.hidden : defaultHidden(agent.messages);
   const first = firstShown(agent.messages, hidden);
@@ -125,7 +138,9 @@ function ConversationView({ api, sandbox, mode, persistence }: ConversationProps
               Show earlier messages ({hidden} more)
             </button>
           ) : null}
-          <Messages entries={agent.messages} from={first} active={agent.active} />
+          <OpenInAction.Provider value={openInAction}>
+            <Messages entries={agent.messages} from={first} active={agent.active} />
+          </OpenInAction.Provider>
           {agent.streaming ? (
             <div className="assistant streaming">
               <Markdown text={agent.streaming} />
@@ -150,6 +165,11 @@ function ConversationView({ api, sandbox, mode, persistence }: ConversationProps
             <p className="error" role="alert">
               {agent.error}
             </p>
+          ) : null}
+          {retryText !== undefined ? (
+            <button type="button" className="retry" title={`Send "${clip(retryText)}" again`} onClick={retry}>
+              Retry
+            </button>
           ) : null}
         </div>
       </section>
@@ -194,6 +214,9 @@ function ConversationView({ api, sandbox, mode, persistence }: ConversationProps
     </div>
   );
 }
+
+/** A request as a tooltip names it: its first 80 characters. */
+const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
 
 /**
  * The conversation is a reversed column: its scroll offset is 0 at the newest message, negative above.

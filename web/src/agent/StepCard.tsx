@@ -2,13 +2,16 @@
  * One step of the agent: what it ran (an execute_code action's title, its code collapsed, its risk),
  * then what came back: the observation's outcome and the action's own run time (a wait for an
  * approval stated apart), result, logs and capability calls, or view_image's picture, or the tool
- * error the model was told.
+ * error the model was told. In the panel, an action's code can be taken to the `Action` editor.
  */
-import type { ReactNode } from "react";
+import { createContext, type ReactNode, useContext } from "react";
 import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
 import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
 import { timeWithWait } from "../durations.ts";
 import { progressText, useSubtaskProgress } from "./subtask-progress.ts";
+
+/** Puts an action's code in the panel's `Action` editor and shows it (absent where there is none). */
+export const OpenInAction = createContext<((code: string) => void) | undefined>(undefined);
 
 export interface StepCardProps {
   call: ToolCall;
@@ -22,6 +25,7 @@ export interface StepCardProps {
 export function StepCard({ call, input, result, running, parts }: StepCardProps) {
   const action = input && "code" in input ? input : undefined;
   const observation = result?.observation;
+  const openInAction = useContext(OpenInAction);
   const title = action
     ? (action.title ?? action.description)
     : input && "image_id" in input
@@ -37,6 +41,11 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
         <details>
           <summary>Code</summary>
           <pre className="code">{action.code}</pre>
+          {openInAction ? (
+            <button type="button" onClick={() => openInAction(action.code)}>
+              Edit in Action tab
+            </button>
+          ) : null}
         </details>
       ) : null}
       {running ? <Running /> : null}

@@ -71,6 +71,19 @@ function repainter(paint: () => void, ms: number) {
   };
 }
 
+/**
+ * The request `Retry` sends again: the conversation's newest one, when it got no final answer (a
+ * provider failure, a cut stream, Stop, the step cap, a turn a reload interrupted), else undefined.
+ */
+export function unanswered(messages: readonly Entry[]): string | undefined {
+  const last = messages.findLast(({ message }) => message.role !== "tool")?.message;
+  if (!last || (last.role === "assistant" && !last.interrupted && !last.ended)) return undefined;
+  const request = messages.findLast(({ message }) => message.role === "user")?.message;
+  if (request?.role !== "user") return undefined;
+  const text = request.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+  return text.trim() ? text : undefined;
+}
+
 export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
   const [state, setState] = useState<AgentState>({ status: "loading" });
   const [models, setModels] = useState<ModelOption[]>([]);

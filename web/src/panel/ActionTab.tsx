@@ -9,11 +9,11 @@ import type { Actions } from "./useActions.ts";
 
 export function ActionTab({ actions }: { actions: Actions }) {
   const { check, checkTypes } = useTypeCheck(actions.current);
-  if (actions.code === undefined) return <p className="status">Loading…</p>;
+  if (actions.source === undefined) return <p className="status">Loading…</p>;
   return (
     <div className="action-tab">
       <CodeEditor
-        value={actions.code}
+        source={actions.source}
         onChange={actions.edited}
         onRun={() => void actions.run()}
         checked={check?.state === "done" ? check.checked : undefined}

@@ -56,11 +56,21 @@ export function AgentPanel({
     };
   }, [api]);
   const toAction = useCallback(() => setTab("action"), []);
+  const { load } = actions;
+  const openInAction = useCallback(
+    (code: string) => {
+      load(code);
+      setTab("action");
+    },
+    [load],
+  );
   const tabs: PanelTab[] = [
     {
       id: "agent",
       label: "Agent",
-      content: <Conversation api={api} sandbox={sandbox} mode={mode} persistence={persistence} />,
+      content: (
+        <Conversation api={api} sandbox={sandbox} mode={mode} persistence={persistence} openInAction={openInAction} />
+      ),
       fill: true,
     },
     { id: "action", label: "Action", content: <ActionTab actions={actions} /> },

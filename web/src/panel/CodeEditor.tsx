@@ -18,7 +18,11 @@ export interface CheckedText {
 }
 
 export interface CodeEditorProps {
-  value: string;
+  /**
+   * The code to show: each new object replaces the editor's text (a restore of the same code too);
+   * `focus` puts the cursor in it (the person chose this code elsewhere and comes here to edit it).
+   */
+  source: { code: string; focus?: boolean };
   onChange(value: string): void;
   onRun(): void;
   checked?: CheckedText | undefined;
@@ -36,18 +40,18 @@ function diagnostics(problems: readonly TypeProblem[], length: number): Diagnost
   });
 }
 
-export function CodeEditor({ value, onChange, onRun, checked }: CodeEditorProps) {
+export function CodeEditor({ source, onChange, onRun, checked }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const handlers = useRef({ onChange, onRun });
   handlers.current = { onChange, onRun };
 
-  // The editor is created once; later `value` changes are pushed in by the effect below.
+  // The editor is created once; later sources are pushed in by the effect below.
   // biome-ignore lint/correctness/useExhaustiveDependencies: created once on mount
   useEffect(() => {
     if (!host.current) return;
     const editor = new EditorView({
-      doc: value,
+      doc: source.code,
       parent: host.current,
       extensions: [
         keymap.of([
@@ -79,10 +83,11 @@ export function CodeEditor({ value, onChange, onRun, checked }: CodeEditorProps)
 
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) {
-      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    if (editor && editor.state.doc.toString() !== source.code) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: source.code } });
     }
-  }, [value]);
+    if (editor && source.focus) editor.focus();
+  }, [source]);
 
   useEffect(() => {
     const editor = view.current;

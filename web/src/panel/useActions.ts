@@ -1,6 +1,7 @@
 /**
  * The state the `Action` and `History` tabs share: the action's code, whether it runs, its last
- * observation, and the history of past actions (restoring an entry brings back its code and result).
+ * observation, and the history of past actions (restoring an entry brings back its code and result), and
+ * code brought in from elsewhere (an agent's step).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
@@ -17,8 +18,11 @@ export default list.map((w) => w.name);
 `;
 
 export interface Actions {
-  /** The code as loaded or restored (the editor's own edits are in `codeRef` until the next run). */
-  code: string | undefined;
+  /**
+   * The code as loaded, restored or brought in, a new object each time (the editor's own edits are in
+   * `codeRef`): restoring the code the editor started from still replaces what the person typed since.
+   */
+  source: { code: string; focus?: boolean } | undefined;
   running: boolean;
   observation: Observation | undefined;
   /** The last run's result as host values (assets, bytes), when it was whole; not kept in the history. */
@@ -31,11 +35,13 @@ export interface Actions {
   run(): Promise<void>;
   cancel(): void;
   restore(entry: HistoryEntry): void;
+  /** Puts `code` in the editor, as the draft, with no result yet (an agent's action to edit and run). */
+  load(code: string): void;
   clear(): Promise<void>;
 }
 
 export function useActions(sandbox: SandboxClient, persistence: Persistence = appPersistence): Actions {
-  const [code, setCode] = useState<string | undefined>();
+  const [source, setSource] = useState<{ code: string; focus?: boolean } | undefined>();
   const [running, setRunning] = useState(false);
   const [observation, setObservation] = useState<Observation | undefined>();
   const [value, setValue] = useState<unknown>();
@@ -46,7 +52,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   useEffect(() => {
     void persistence.loadDraft().then((draft) => {
       codeRef.current = draft ?? EXAMPLE_ACTION;
-      setCode(codeRef.current);
+      setSource({ code: codeRef.current });
     });
     void persistence.loadHistory().then(setHistory);
   }, [persistence]);
@@ -112,11 +118,23 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   const restore = useCallback(
     (entry: HistoryEntry) => {
       codeRef.current = entry.code;
-      setCode(entry.code);
+      setSource({ code: entry.code, focus: true });
       setObservation(entry.observation);
       setValue(storedValue(entry));
       setNotice(entry.observation ? undefined : "No result was kept for this entry (it was too large); run it again.");
       void persistence.saveDraft(entry.code);
+    },
+    [persistence],
+  );
+
+  const load = useCallback(
+    (text: string) => {
+      codeRef.current = text;
+      setSource({ code: text, focus: true });
+      setObservation(undefined);
+      setValue(undefined);
+      setNotice(undefined);
+      void persistence.saveDraft(text);
     },
     [persistence],
   );
@@ -129,7 +147,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
   const current = useCallback(() => codeRef.current, []);
   const cancel = useCallback(() => sandbox.cancel(), [sandbox]);
   return {
-    code,
+    source,
     running,
     observation,
     value,
@@ -140,6 +158,7 @@ export function useActions(sandbox: SandboxClient, persistence: Persistence = ap
     run,
     cancel,
     restore,
+    load,
     clear,
   };
 }
