@@ -12,11 +12,18 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     chunkSizeWarningLimit: 2000,
-    rollupOptions: { input: { index: "web/index.html", embed: "web/embed.html" } },
+    rolldownOptions: {
+      input: { index: "web/index.html", embed: "web/embed.html" },
+      // `npm start` builds the page first: no note to the person about how long plugins took.
+      checks: { bundlerTimings: false },
+    },
   },
   worker: {
     format: "es",
-    rollupOptions: { output: { entryFileNames: "assets/worker-[name]-[hash].js" } },
+    rolldownOptions: {
+      output: { entryFileNames: "assets/worker-[name]-[hash].js" },
+      checks: { bundlerTimings: false },
+    },
   },
   test: {
     root: here,
