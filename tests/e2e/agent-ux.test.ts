@@ -246,6 +246,19 @@ describe("the agent panel, for a first-time user", () => {
       .getByText(/cut off/)
       .waitFor();
     expect(await retry.getAttribute("title")).toBe('Send "and the weekend?" again');
+
+    // A turn a crash cut (stored as begun, never finished, no reason known) says so, and has Retry too.
+    const [owner] = (await server.app.store.sql("SELECT user_id FROM agent_threads").all()) as { user_id: string }[];
+    if (!owner) throw new Error("no thread");
+    const crashed = await server.app.agent.threads.create(owner.user_id, "crashed");
+    await server.app.agent.threads.append(crashed.id, [
+      { role: "user", content: [{ type: "text", text: "tidy my assets" }] },
+      { role: "assistant", text: "Let me", tool_calls: [], interrupted: true },
+    ]);
+    await page.reload();
+    await page.getByLabel("Conversations").selectOption({ label: "crashed" });
+    await conversation(page).getByText("This turn was interrupted before it finished.").waitFor();
+    expect(await retry.getAttribute("title")).toBe('Send "tidy my assets" again');
     expect(app.problems).toEqual([]);
   });
 

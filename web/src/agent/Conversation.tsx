@@ -285,7 +285,8 @@ const MessageEntry = memo(
             {message.tool_calls.map((call, i) => (
               <Step key={call.id} call={call} result={results[i]} running={running[i] ?? false} />
             ))}
-            {message.interrupted ? (
+            {/* Why the turn ended says more than that it did not finish: one line, not both. */}
+            {message.interrupted && !message.ended ? (
               <p className="status failed">This turn was interrupted before it finished.</p>
             ) : null}
             {message.ended ? <p className="status failed turn-end">{message.ended.message}</p> : null}
