@@ -262,6 +262,44 @@ describe("the agent panel, for a first-time user", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("keeps the model the person chose across a reload, until the server no longer offers it", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "From mini." }, { text: "Mini again." }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    const model = page.getByRole("combobox", { name: "Model" });
+    await model.waitFor();
+    expect(await model.inputValue()).toBe("openai:gpt-fake-1");
+    await model.selectOption("openai:gpt-fake-mini");
+    await send(page, "first");
+    await conversation(page).getByText("From mini.").waitFor();
+    await page.reload();
+    await conversation(page).getByText("From mini.").waitFor();
+    await expect.poll(() => model.inputValue()).toBe("openai:gpt-fake-mini");
+    await send(page, "second");
+    await conversation(page).getByText("Mini again.").waitFor();
+    expect(fake.requests.map((body) => (body as { model: string }).model)).toEqual(["gpt-fake-mini", "gpt-fake-mini"]);
+    // A kept choice the server no longer offers gives way to its default.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const opened = indexedDB.open("keyval-store");
+          opened.onerror = () => reject(opened.error);
+          opened.onsuccess = () => {
+            const put = opened.result
+              .transaction("keyval", "readwrite")
+              .objectStore("keyval")
+              .put("openai:gone", "agent-model");
+            put.onsuccess = () => resolve();
+            put.onerror = () => reject(put.error);
+          };
+        }),
+    );
+    await page.reload();
+    await conversation(page).getByText("Mini again.").waitFor();
+    await expect.poll(() => model.inputValue()).toBe("openai:gpt-fake-1");
+    expect(app.problems).toEqual([]);
+  });
+
   it("takes a step's code to the Action editor, where the person edits and runs it", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ tool_calls: [action("export default 6 * 7;", { title: "Multiply" })] }, { text: "It is 42." }],

@@ -1,6 +1,6 @@
 /**
  * What a page keeps across reloads, in IndexedDB (idb-keyval): the session id, the action draft, the
- * agent message being written, and the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
+ * agent message being written, the agent model chosen, and the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
  * its last result). Where IndexedDB is refused (a widget framed by another site, with third-party
  * storage blocked) the same keys live in memory for the page's life instead: nothing depends on it.
  */
@@ -34,6 +34,9 @@ export interface Persistence {
   /** The agent's `Message` box, as the person left it (a reload or a failed send loses nothing). */
   loadMessage(): Promise<string | undefined>;
   saveMessage(text: string): Promise<void>;
+  /** The agent model the person chose in `Model` (the server's default when none, or one it no longer offers). */
+  loadModel(): Promise<string | undefined>;
+  saveModel(id: string): Promise<void>;
 }
 
 interface KeyValue {
@@ -101,6 +104,8 @@ export function createPersistence(name?: string): Persistence {
     saveDraft: (code) => kv.set("action-draft", code),
     loadMessage: async () => (await kv.get<string>("message-draft")) ?? undefined,
     saveMessage: (text) => (text === "" ? kv.del("message-draft") : kv.set("message-draft", text)),
+    loadModel: async () => (await kv.get<string>("agent-model")) ?? undefined,
+    saveModel: (id) => kv.set("agent-model", id),
   };
 }
 

@@ -30,7 +30,7 @@ export interface ConversationProps {
 }
 
 function ConversationView({ api, sandbox, mode, persistence, openInAction }: ConversationProps) {
-  const agent = useAgent(api, sandbox, mode);
+  const agent = useAgent(api, sandbox, mode, persistence);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
   const changeDraft = (text: string) => {

@@ -12,6 +12,7 @@ import type { AgentMessage, TokenUsage } from "../../../shared/agent/messages.ts
 import { trailingResults } from "../../../shared/agent/prompt.ts";
 import type { ExecuteCodeInput } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
+import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import { type Api, messageOf } from "../transport.ts";
 import { pageModelClient } from "./model-client.ts";
@@ -84,7 +85,7 @@ export function unanswered(messages: readonly Entry[]): string | undefined {
   return text.trim() ? text : undefined;
 }
 
-export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
+export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persistence: Persistence) {
   const [state, setState] = useState<AgentState>({ status: "loading" });
   const [models, setModels] = useState<ModelOption[]>([]);
   const [model, setModel] = useState<string | undefined>();
@@ -135,8 +136,11 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
           setState({ status: "unconfigured", message: status.message });
           return;
         }
+        // The model the person chose last, while the server still offers it; else the server's default.
+        const chosen = await persistence.loadModel().catch(() => undefined);
+        if (cancelled) return;
         setModels(status.models);
-        setModel(status.models.find((m) => m.default)?.id);
+        setModel((status.models.find((m) => m.id === chosen) ?? status.models.find((m) => m.default))?.id);
         if (status.stepCap) setStepCap(status.stepCap);
         const list = await refreshThreads();
         setState({ status: "ready" });
@@ -148,7 +152,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
     return () => {
       cancelled = true;
     };
-  }, [api, open, refreshThreads]);
+  }, [api, persistence, open, refreshThreads]);
 
   /** Whether the thread's newest request is `request` (it reached the server before the failure). */
   const holds = useCallback(
@@ -267,6 +271,14 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
     [api, sandbox, running, threadId, messages, model, stepCap, open, refreshThreads, holds],
   );
 
+  const chooseModel = useCallback(
+    (id: string) => {
+      setModel(id);
+      void persistence.saveModel(id);
+    },
+    [persistence],
+  );
+
   const newThread = useCallback(async () => {
     if (running) return;
     await open(undefined);
@@ -292,7 +304,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode) {
     state,
     models,
     model,
-    setModel,
+    setModel: chooseModel,
     threads,
     threadId,
     open,
