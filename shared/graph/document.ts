@@ -60,12 +60,12 @@ export interface GraphProblem {
   message: string;
 }
 
-/** Structural report: duplicate ids, edges naming missing nodes, cycles. */
 /** Whether two node positions are the same point. */
 export function samePosition(a: GraphNode["position"], b: GraphNode["position"]): boolean {
   return a.x === b.x && a.y === b.y;
 }
 
+/** Structural report: duplicate ids, edges naming missing nodes, cycles. */
 export function validateGraph(graph: Graph): { valid: boolean; problems: GraphProblem[] } {
   const problems: GraphProblem[] = [];
   const nodeIds = new Set<string>();

@@ -1,12 +1,13 @@
 /**
- * The editor's toolbar: the workflow picker, New, Save, Undo/Redo, Add node, Auto layout, the run
- * controls, and the open workflow's name (renamed in place), version and Delete.
+ * The editor's toolbar: the workflow picker, New, Import, Save, Undo/Redo, Add node, Auto layout, the
+ * run controls, and the open workflow's name (renamed in place), version, Export and Delete.
  */
 import type { ReactNode } from "react";
 import { useSyncExternalStore } from "react";
 import type { EditorController } from "./controller.ts";
 import { DeleteWorkflow } from "./DeleteWorkflow.tsx";
 import { NewWorkflow } from "./NewWorkflow.tsx";
+import { ExportWorkflow, ImportWorkflow } from "./WorkflowFiles.tsx";
 import { WorkflowName } from "./WorkflowName.tsx";
 import type { WorkflowList } from "./workflow-list.ts";
 
@@ -47,6 +48,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
         </select>
       </label>
       <NewWorkflow onCreate={async (name) => onMessage(await controller.create(name))} />
+      <ImportWorkflow onImport={async (file) => onMessage(await controller.importFile(file))} />
       <button type="button" onClick={onSave} disabled={!workflow || !snapshot.dirty}>
         Save
       </button>
@@ -80,6 +82,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
             version {workflow.version}
             {snapshot.dirty ? " · unsaved draft" : ""}
           </span>
+          <ExportWorkflow file={() => controller.exportFile()} />
           <DeleteWorkflow key={workflow.id} name={workflow.name} onDelete={onDelete} />
         </>
       ) : null}

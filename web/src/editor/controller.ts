@@ -11,6 +11,7 @@ import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
+import { readWorkflowFile, WORKFLOW_FILE_MAX_BYTES, workflowFile } from "./workflow-file.ts";
 
 export interface WorkflowSummary {
   id: string;
@@ -117,21 +118,34 @@ export class EditorController {
   }
 
   async create(name: string): Promise<string | undefined> {
-    const result = await this.calls.invoke("workflows", "create", [{ name }]);
-    if (!result.ok) return result.error.message;
-    const workflow = result.value as Workflow;
-    this.store.open(workflow);
-    await set("open-workflow", workflow.id);
-    return undefined;
+    return this.#createAndOpen({ name });
   }
 
   /** The open draft as a new workflow of the same name (the one it came from was deleted elsewhere). */
   async saveAsNew(): Promise<string | undefined> {
     const { workflow, graph } = this.store.getSnapshot();
     if (!workflow) return "No workflow is open.";
-    const result = await this.calls.invoke("workflows", "create", [
-      { name: workflow.name, description: workflow.description, graph },
-    ]);
+    return this.#createAndOpen({ name: workflow.name, description: workflow.description, graph });
+  }
+
+  /** A file `Export` wrote (or a bare graph) as a new workflow, opened; or why it cannot be. */
+  async importFile(file: Pick<File, "name" | "size" | "text">): Promise<string | undefined> {
+    if (file.size > WORKFLOW_FILE_MAX_BYTES) {
+      return `${file.name} cannot be imported: it is larger than ${WORKFLOW_FILE_MAX_BYTES / 1024 / 1024} MB.`;
+    }
+    const read = readWorkflowFile(await file.text(), file.name);
+    if ("error" in read) return read.error;
+    return this.#createAndOpen(read);
+  }
+
+  /** The open workflow with the graph on screen (its unsaved draft too), as a file to download. */
+  exportFile(): { fileName: string; text: string } | undefined {
+    const { workflow, graph } = this.store.getSnapshot();
+    return workflow ? workflowFile(workflow, graph) : undefined;
+  }
+
+  async #createAndOpen(args: { name: string; description?: string; graph?: Graph }): Promise<string | undefined> {
+    const result = await this.calls.invoke("workflows", "create", [args]);
     if (!result.ok) return result.error.message;
     const created = result.value as Workflow;
     this.store.open(created);

@@ -1,0 +1,99 @@
+/**
+ * Workflows as files, as a person moves them between servers: `Import` opens a file (a bare graph, or
+ * one `Export` wrote) as a new workflow; `Export` downloads the graph on screen, unsaved changes too;
+ * a file that is not a workflow is refused with what is wrong, and nothing is stored.
+ */
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { openApp } from "./browser.ts";
+import { addNode, node } from "./editor.ts";
+
+const GRAPH = {
+  nodes: [
+    { id: "first", type: "math.add", data: { a: 1, b: 2 }, position: { x: 0, y: 0 } },
+    { id: "second", type: "math.add", data: { b: 10 }, position: { x: 260, y: 0 } },
+  ],
+  edges: [{ id: "e1", source: "first", sourceHandle: "output", target: "second", targetHandle: "a" }],
+};
+
+/** Chooses `Import` and the file in the browser's file chooser. */
+async function importFile(page: Page, name: string, text: string) {
+  const [chooser] = await Promise.all([
+    page.waitForEvent("filechooser"),
+    page.getByRole("button", { name: "Import" }).click(),
+  ]);
+  await chooser.setFiles({ name, mimeType: "application/json", buffer: Buffer.from(text) });
+}
+
+describe("workflow files", () => {
+  it("imports a graph as a new workflow, exports the graph on screen, and imports that again", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const workflows = () => server.app.store.sql("SELECT name, graph FROM workflows ORDER BY created_at").all();
+
+    // A bare graph is named after its file, opened, and shown.
+    await importFile(page, "Adder chain.json", JSON.stringify(GRAPH));
+    await page.getByText("Adder chain · version 1").waitFor();
+    await node(page, "first").waitFor();
+    await node(page, "second").waitFor();
+    expect(await page.locator(".react-flow__edge[data-id]").count()).toBe(1);
+
+    // An unsaved change goes into the file too.
+    await addNode(page, "multiply", "math.multiply");
+    await page.getByText(/unsaved draft/).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("Adder chain.json");
+    const text = await readFile(await download.path(), "utf8");
+    const file = JSON.parse(text) as { name: string; graph: typeof GRAPH };
+    expect(file.name).toBe("Adder chain");
+    expect(file.graph.nodes.map((n) => n.type)).toEqual(["math.add", "math.add", "math.multiply"]);
+    expect(file.graph.edges).toEqual(GRAPH.edges);
+    expect(file.graph.nodes[0]?.data).toEqual({ a: 1, b: 2 });
+
+    // The exported file comes back as a second workflow of the same name and graph.
+    await importFile(page, "anything.json", text);
+    await expect.poll(async () => (await workflows()).length).toBe(2);
+    await page.getByText(/^Adder chain · version 1$/).waitFor();
+    const [, second] = (await workflows()) as { name: string; graph: string }[];
+    expect(second?.name).toBe("Adder chain");
+    expect(JSON.parse(second?.graph ?? "{}")).toEqual(file.graph);
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("refuses a file that is not a workflow, saying what is wrong, and stores nothing", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const cases: [string, string, RegExp][] = [
+      ["notes.json", "{ this is not json", /notes\.json cannot be imported: it is not JSON/],
+      ["list.json", "[1, 2, 3]", /it holds no workflow/],
+      [
+        "alien.json",
+        JSON.stringify({ nodes: [{ id: "x", type: "alien.probe" }], edges: [] }),
+        /node "x" has type "alien\.probe", which is not a node type here/,
+      ],
+      [
+        "loop.json",
+        JSON.stringify({
+          ...GRAPH,
+          edges: [
+            ...GRAPH.edges,
+            { id: "e2", source: "second", sourceHandle: "output", target: "first", targetHandle: "a" },
+          ],
+        }),
+        /the graph has a cycle/,
+      ],
+      ["shape.json", JSON.stringify({ graph: { nodes: [{ id: 7 }] } }), /graph\.nodes\.0\.id/],
+    ];
+    for (const [name, text, message] of cases) {
+      await importFile(page, name, text);
+      await page.getByRole("status").filter({ hasText: message }).waitFor();
+    }
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([]);
+    expect(app.problems).toEqual([]);
+  });
+});

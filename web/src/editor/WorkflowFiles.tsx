@@ -1,0 +1,50 @@
+/**
+ * `Import` (a workflow file, or a bare graph, becomes a new workflow and opens) and `Export` (the open
+ * workflow, with the graph on screen, downloads as `<name>.json`): see workflow-file.ts.
+ */
+import { useRef } from "react";
+
+export function ImportWorkflow({ onImport }: { onImport(file: File): Promise<void> }) {
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button type="button" onClick={() => input.current?.click()} title="Open a workflow file as a new workflow">
+        Import
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept=".json,application/json"
+        aria-label="Workflow file to import"
+        hidden
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          // The same file can be chosen again (after fixing it, or to import a second copy).
+          event.target.value = "";
+          if (file) void onImport(file);
+        }}
+      />
+    </>
+  );
+}
+
+export function ExportWorkflow({ file }: { file(): { fileName: string; text: string } | undefined }) {
+  return (
+    <button
+      type="button"
+      title="Download the workflow on screen (unsaved changes too) as a JSON file"
+      onClick={() => {
+        const made = file();
+        if (!made) return;
+        const url = URL.createObjectURL(new Blob([made.text], { type: "application/json" }));
+        const link = document.createElement("a");
+        link.href = url;
+        link.download = made.fileName;
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(url), 0);
+      }}
+    >
+      Export
+    </button>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * A workflow as a file: what `Export` downloads (the graph on screen, draft and all, with its name and
+ * description) and what `Import` reads back as a new workflow. Import also takes a bare graph
+ * (`{nodes, edges}`, as `workflows.get` or `ui.getGraph` give one), named after its file. A file that
+ * is not JSON, not a graph, structurally broken (a duplicate id, an edge to a missing node, a cycle) or
+ * names a node type this server does not have is refused with a message saying what and where.
+ */
+import { Graph, validateGraph, type Workflow } from "../../../shared/graph/document.ts";
+import { findNodeType } from "../../../shared/graph/node-types.ts";
+
+/** Marks an exported file (a reader of the file sees what it is). */
+export const WORKFLOW_FILE_FORMAT = "nodetool-sandbox/workflow@1";
+/** Largest file Import reads: far above any graph the editor can show. */
+export const WORKFLOW_FILE_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface ImportedWorkflow {
+  name: string;
+  description: string;
+  graph: Graph;
+}
+
+/** The download of `workflow` with `graph` (the editor's draft) as its graph. */
+export function workflowFile(workflow: Pick<Workflow, "name" | "description">, graph: Graph) {
+  const body = { format: WORKFLOW_FILE_FORMAT, name: workflow.name, description: workflow.description, graph };
+  // No character a file system refuses in a name (separators, reserved ones, control characters).
+  const safe = [...workflow.name].map((c) => (c < " " || '\\/:*?"<>|'.includes(c) ? " " : c)).join("");
+  const base = safe.replace(/ +/g, " ").trim() || "workflow";
+  return { fileName: `${base.slice(0, 120)}.json`, text: `${JSON.stringify(body, null, 2)}\n` };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Reads a file Export wrote, or a bare graph; an error says what is wrong, naming the file. */
+export function readWorkflowFile(text: string, fileName: string): ImportedWorkflow | { error: string } {
+  const refuse = (why: string) => ({ error: `${fileName} cannot be imported: ${why}` });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return refuse(`it is not JSON (${err instanceof Error ? err.message : String(err)}).`);
+  }
+  if (!isRecord(parsed)) return refuse("it holds no workflow (an object with a graph, or nodes and edges).");
+  const bare = !("graph" in parsed);
+  if (bare && !Array.isArray(parsed.nodes)) {
+    return refuse("it holds no workflow (an object with a graph, or nodes and edges).");
+  }
+  const read = Graph.safeParse(bare ? parsed : parsed.graph);
+  if (!read.success) {
+    // Where each complaint is, from the top of the file.
+    const lines = read.error.issues.map(({ path, message }) => {
+      const where = [...(bare ? [] : ["graph"]), ...path].join(".");
+      return `${where || "the file"}: ${message}`;
+    });
+    return refuse(`${lines.slice(0, 3).join("; ")}.`);
+  }
+  const graph = read.data;
+  const problems = validateGraph(graph).problems.map((problem) => problem.message);
+  const unknown = graph.nodes.filter((node) => !findNodeType(node.type));
+  problems.push(...unknown.map((node) => `node "${node.id}" has type "${node.type}", which is not a node type here`));
+  if (problems.length > 0) {
+    const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : "";
+    return refuse(`${problems.slice(0, 3).join("; ")}${more}.`);
+  }
+  const named = !bare && typeof parsed.name === "string" && parsed.name.trim() !== "";
+  const name = named ? (parsed.name as string) : fileName.replace(/\.json$/i, "").trim() || "Imported workflow";
+  const description = !bare && typeof parsed.description === "string" ? parsed.description : "";
+  return { name: name.slice(0, 200), description, graph };
+}
