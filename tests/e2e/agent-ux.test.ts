@@ -2,8 +2,7 @@
  * The agent panel as a first-time user meets it, in Chromium against the scripted model server: Delete
  * asks before a conversation goes (and Escape or Cancel keeps it), Rename works in place by keyboard,
  * New conversation puts the cursor
- * in the message box, a turn that ended early says why again after a reload (and `Retry` sends its
- * request again), and a step that waited
+ * in the message box, a turn that ended early says why again after a reload, and a step that waited
  * for an approval shows its own run time with the wait stated apart, and a long conversation scrolls
  * inside the panel with the message box still in view.
  */
@@ -12,7 +11,6 @@ import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { action, agent, conversation, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
-import { finished } from "./panel.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
 const focused = (page: Page) =>
@@ -206,129 +204,6 @@ describe("the agent panel, for a first-time user", () => {
     expect(await conversation(page).getByText(failure, { exact: true }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
-  it("sends a request that got no final answer again with Retry, after a reload too; an answered one has none", async () => {
-    await using fake = await startFakeOpenAI({
-      script: [{ error: { status: 401 } }, { text: "Third time lucky." }, { text: "Half an answ", cutAfterChars: 12 }],
-    });
-    await using app = await openApp({ agent: agent(fake) });
-    const { page, server } = app;
-    await page.getByRole("combobox", { name: "Model" }).waitFor();
-    const retry = page.getByRole("button", { name: "Retry" });
-    await send(page, "plan my week");
-    await conversation(page)
-      .getByText(/The provider refused the key/)
-      .waitFor();
-    // The reason is stored, so Retry is there after a reload as well.
-    await page.reload();
-    await conversation(page)
-      .getByText(/The provider refused the key/)
-      .waitFor();
-    await retry.click();
-    await conversation(page).getByText("Third time lucky.").waitFor();
-    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
-    expect(await retry.count()).toBe(0);
-    // The person goes on typing while it runs: the cursor is in the message box.
-    expect(await page.evaluate(() => document.activeElement?.closest("label")?.textContent?.trim())).toMatch(
-      /^Message/,
-    );
-    // The request went to the model again as it was written, and the conversation holds it twice.
-    expect(fake.requests).toHaveLength(2);
-    expect(JSON.stringify(fake.requests[1])).toContain("plan my week");
-    const rows = (await server.app.store.sql("SELECT body FROM agent_messages ORDER BY seq").all()) as {
-      body: string;
-    }[];
-    const asked = rows.filter((row) => row.body.includes('"role":"user"') && row.body.includes("plan my week"));
-    expect(asked).toHaveLength(2);
-
-    // A cut stream: Retry again, naming the request it sends.
-    await send(page, "and the weekend?");
-    await conversation(page)
-      .getByText(/cut off/)
-      .waitFor();
-    expect(await retry.getAttribute("title")).toBe('Send "and the weekend?" again');
-
-    // A turn a crash cut (stored as begun, never finished, no reason known) says so, and has Retry too.
-    const [owner] = (await server.app.store.sql("SELECT user_id FROM agent_threads").all()) as { user_id: string }[];
-    if (!owner) throw new Error("no thread");
-    const crashed = await server.app.agent.threads.create(owner.user_id, "crashed");
-    await server.app.agent.threads.append(crashed.id, [
-      { role: "user", content: [{ type: "text", text: "tidy my assets" }] },
-      { role: "assistant", text: "Let me", tool_calls: [], interrupted: true },
-    ]);
-    await page.reload();
-    await page.getByLabel("Conversations").selectOption({ label: "crashed" });
-    await conversation(page).getByText("This turn was interrupted before it finished.").waitFor();
-    expect(await retry.getAttribute("title")).toBe('Send "tidy my assets" again');
-    expect(app.problems).toEqual([]);
-  });
-
-  it("keeps the model the person chose across a reload, until the server no longer offers it", async () => {
-    await using fake = await startFakeOpenAI({ script: [{ text: "From mini." }, { text: "Mini again." }] });
-    await using app = await openApp({ agent: agent(fake) });
-    const { page } = app;
-    const model = page.getByRole("combobox", { name: "Model" });
-    await model.waitFor();
-    expect(await model.inputValue()).toBe("openai:gpt-fake-1");
-    await model.selectOption("openai:gpt-fake-mini");
-    await send(page, "first");
-    await conversation(page).getByText("From mini.").waitFor();
-    await page.reload();
-    await conversation(page).getByText("From mini.").waitFor();
-    await expect.poll(() => model.inputValue()).toBe("openai:gpt-fake-mini");
-    await send(page, "second");
-    await conversation(page).getByText("Mini again.").waitFor();
-    expect(fake.requests.map((body) => (body as { model: string }).model)).toEqual(["gpt-fake-mini", "gpt-fake-mini"]);
-    // A kept choice the server no longer offers gives way to its default.
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const opened = indexedDB.open("keyval-store");
-          opened.onerror = () => reject(opened.error);
-          opened.onsuccess = () => {
-            const put = opened.result
-              .transaction("keyval", "readwrite")
-              .objectStore("keyval")
-              .put("openai:gone", "agent-model");
-            put.onsuccess = () => resolve();
-            put.onerror = () => reject(put.error);
-          };
-        }),
-    );
-    await page.reload();
-    await conversation(page).getByText("Mini again.").waitFor();
-    await expect.poll(() => model.inputValue()).toBe("openai:gpt-fake-1");
-    expect(app.problems).toEqual([]);
-  });
-
-  it("takes a step's code to the Action editor, where the person edits and runs it", async () => {
-    await using fake = await startFakeOpenAI({
-      script: [{ tool_calls: [action("export default 6 * 7;", { title: "Multiply" })] }, { text: "It is 42." }],
-    });
-    await using app = await openApp({ agent: agent(fake) });
-    const { page } = app;
-    await page.getByRole("combobox", { name: "Model" }).waitFor();
-    await send(page, "what is six times seven?");
-    await conversation(page).getByText("It is 42.").waitFor();
-    const step = conversation(page).getByRole("article", { name: /Multiply/ });
-    await step.getByText("Code", { exact: true }).click();
-    await step.getByRole("button", { name: "Edit in Action tab" }).click();
-    expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
-    const editor = page.getByRole("textbox", { name: "Action" });
-    expect(await editor.textContent()).toBe("export default 6 * 7;");
-    // The cursor is in the editor: the person edits and runs it by keyboard.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Action");
-    await page.keyboard.press("ControlOrMeta+End");
-    await page.keyboard.press("Backspace");
-    await page.keyboard.insertText(" + 1;");
-    await page.keyboard.press("ControlOrMeta+Enter");
-    expect(await finished(page)).toContain("43");
-    // It is the Action tab's draft now: a reload keeps it.
-    await page.reload();
-    await page.getByRole("tab", { name: "Action" }).click();
-    await expect.poll(() => editor.textContent()).toBe("export default 6 * 7 + 1;");
-    expect(app.problems).toEqual([]);
-  });
-
   it("shows a step's own run time, and its wait for an approval apart, live and after a reload", async () => {
     const CREATE = `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 export default (await workflows.create({ name: "Waited" })).name;`;
