@@ -209,4 +209,41 @@ describe("renaming and deleting a workflow from the editor", () => {
     expect(await server.app.store.sql("SELECT count(*) AS n FROM approvals").get()).toEqual({ n: 0 });
     expect(app.problems).toEqual([]);
   });
+
+  it("lists the keyboard shortcuts on ? and from the canvas controls; Escape or Close gives focus back", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Keys");
+    await addFromPalette(page, "add", "math.add");
+    const dialog = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    const focusedName = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.getAttribute("aria-label") ?? el?.dataset.id ?? el?.textContent?.trim() ?? "";
+      });
+    // The new node has focus; ? opens the list with focus on Close; Escape closes it, focus back on the node.
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id))
+      .toBe("math_add");
+    await page.keyboard.press("?");
+    await dialog.waitFor();
+    await dialog.getByRole("row", { name: "Ctrl/Cmd+S Save", exact: true }).waitFor();
+    expect(await focusedName()).toBe("Close");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.id)).toBe("math_add");
+    // The ? among the canvas controls does the same; Close gives focus back to it.
+    const button = page.getByRole("button", { name: "Keyboard shortcuts" });
+    await button.click();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await focusedName()).toBe("Keyboard shortcuts");
+    // In a text field ? is a character.
+    const title = page.getByRole("region", { name: "Inspector" }).getByRole("textbox").first();
+    await page.locator('.react-flow__node[data-id="math_add"] .wf-node-title').click();
+    await title.focus();
+    await page.keyboard.press("?");
+    expect(await dialog.count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
 });

@@ -9,6 +9,7 @@ import {
   applyNodeChanges,
   Background,
   type Connection,
+  ControlButton,
   Controls,
   type Edge,
   type FinalConnectionState,
@@ -45,11 +46,14 @@ export interface CanvasProps {
   onMessage(message: string | undefined): void;
   /** The newest change of the graph was an action's (its moved nodes count as landing too). */
   byAction?: boolean;
+  /** The `?` among the canvas controls: the list of keyboard shortcuts. */
+  onShortcuts(): void;
 }
 
 const LIVE = new Set(["queued", "running"]);
 
-export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction }: CanvasProps) {
+export function Canvas(props: CanvasProps) {
+  const { graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction, onShortcuts } = props;
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
   const fromGraph = useCallback(
@@ -266,7 +270,11 @@ export function Canvas({ graph, job, select, onEdits, onSelection, onPalette, on
         proOptions={{ hideAttribution: true }}
       >
         <Background />
-        <Controls />
+        <Controls>
+          <ControlButton onClick={onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            ?
+          </ControlButton>
+        </Controls>
         <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
       </ReactFlow>
       {graph.nodes.length === 0 ? (

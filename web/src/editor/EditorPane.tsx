@@ -19,6 +19,7 @@ import { Palette, type PaletteChoice } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
 import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
+import { ShortcutsDialog } from "./Shortcuts.tsx";
 import type { WorkflowList } from "./workflow-list.ts";
 
 export interface EditorPaneProps {
@@ -63,6 +64,18 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   };
   const pane = useRef<HTMLElement>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
+  // The shortcuts list, and what had focus when it opened (it gets focus back).
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const shortcutsOpener = useRef<Element | null>(null);
+  const openShortcuts = useCallback(() => {
+    shortcutsOpener.current = document.activeElement;
+    setShortcutsOpen(true);
+  }, []);
+  const closeShortcuts = useCallback(() => {
+    setShortcutsOpen(false);
+    const opener = shortcutsOpener.current;
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  }, []);
 
   const problem = useCallback(
     (text: string | undefined) => setNotice(text ? { text, kind: "problem" } : undefined),
@@ -194,6 +207,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
           else canvasBox.current?.querySelector<HTMLElement>(".canvas")?.focus();
         });
       },
+      shortcuts: openShortcuts,
     },
     useCallback(() => pane.current, []),
   );
@@ -275,6 +289,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
               onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
               onPalette={showPalette}
               onMessage={problem}
+              onShortcuts={openShortcuts}
             />
             {palette ? (
               <Palette
@@ -296,6 +311,7 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       ) : (
         <p className="status">Open a workflow or create a new one.</p>
       )}
+      {shortcutsOpen ? <ShortcutsDialog onClose={closeShortcuts} /> : null}
     </section>
   );
 }

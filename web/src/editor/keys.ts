@@ -1,6 +1,7 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +C / +V / +D copy, paste, duplicate the selected nodes, Delete or Backspace removes the selection.
+ * +C / +V / +D copy, paste, duplicate the selected nodes, Delete or Backspace removes the selection, `?`
+ * lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
  * a press after some modifier combinations.)
@@ -16,6 +17,7 @@ export interface EditorKeys {
   paste(): void;
   duplicate(): void;
   remove(): void;
+  shortcuts(): void;
 }
 
 const FIELD = "input, textarea, select, [contenteditable=''], [contenteditable='true'], .cm-editor";
@@ -37,6 +39,9 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         if ((key === "delete" || key === "backspace") && !target.closest("button, a")) {
           event.preventDefault();
           k.remove();
+        } else if (event.key === "?") {
+          event.preventDefault();
+          k.shortcuts();
         }
         return;
       }
