@@ -1,7 +1,8 @@
 /**
  * Workflows as files, as a person moves them between servers: `Import` opens a file (a bare graph, or
- * one `Export` wrote) as a new workflow; `Export` downloads the graph on screen, unsaved changes too;
- * a file that is not a workflow is refused with what is wrong, and nothing is stored.
+ * one `Export` wrote; chosen, or dropped on the editor) as a new workflow; `Export` downloads the graph
+ * on screen, unsaved changes too; a file that is not a workflow is refused with what is wrong, and
+ * nothing is stored.
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -62,6 +63,19 @@ describe("workflow files", () => {
     expect(second?.name).toBe("Adder chain");
     expect(JSON.parse(second?.graph ?? "{}")).toEqual(file.graph);
     expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
+
+    // A file dropped on the canvas is imported the same way.
+    const dropped = await page.evaluateHandle((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], "Dropped.json", { type: "application/json" }));
+      return transfer;
+    }, JSON.stringify(GRAPH));
+    const canvas = page.getByRole("region", { name: "Workflow canvas" });
+    await canvas.dispatchEvent("dragover", { dataTransfer: dropped });
+    await canvas.dispatchEvent("drop", { dataTransfer: dropped });
+    await page.getByText("Dropped · version 1").waitFor();
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(2);
+    await expect.poll(async () => (await workflows()).length).toBe(3);
     expect(app.problems).toEqual([]);
   });
 

@@ -229,7 +229,21 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
   const only = palette && requestHandleType(graph, palette);
 
   return (
-    <section className="editor-pane" aria-label="Workflow editor" ref={pane}>
+    <section
+      className="editor-pane"
+      aria-label="Workflow editor"
+      ref={pane}
+      // A workflow file dropped anywhere on the editor is imported, as `Import` does with a chosen one.
+      onDragOver={(event) => {
+        if (event.dataTransfer.types.includes("Files")) event.preventDefault();
+      }}
+      onDrop={(event) => {
+        const file = event.dataTransfer.files[0];
+        if (!file) return;
+        event.preventDefault();
+        void controller.importFile(file).then(problem);
+      }}
+    >
       <EditorToolbar
         controller={controller}
         workflows={workflows}

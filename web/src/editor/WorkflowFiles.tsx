@@ -1,5 +1,6 @@
 /**
- * `Import` (a workflow file, or a bare graph, becomes a new workflow and opens) and `Export` (the open
+ * `Import` (a workflow file, or a bare graph, becomes a new workflow and opens; EditorPane takes a
+ * dropped one the same way) and `Export` (the open
  * workflow, with the graph on screen, downloads as `<name>.json`): see workflow-file.ts.
  */
 import { useRef } from "react";
