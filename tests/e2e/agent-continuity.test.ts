@@ -1,8 +1,10 @@
 /**
  * Carrying on in the agent panel: `Retry` sends a request that got no final answer again (after a
  * reload too, and for a turn a crash cut), a step's code goes to the `Action` editor to be changed and
- * run by the person, and the `Model` chosen is kept across reloads.
+ * run by the person, the `Model` chosen is kept across reloads, and files attached to a message are
+ * saved as the person's assets and named to the agent by their ids.
  */
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { action, agent, conversation, send } from "./agent-page.ts";
@@ -130,6 +132,61 @@ describe("carrying on in the agent panel", () => {
     await page.reload();
     await page.getByRole("tab", { name: "Action" }).click();
     await expect.poll(() => editor.textContent()).toBe("export default 6 * 7 + 1;");
+    expect(app.problems).toEqual([]);
+  });
+
+  it("saves attached files as the person's assets and names them to the agent, which can look at an image", async () => {
+    await using fake = await startFakeOpenAI({ script: [] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } })
+      .png()
+      .toBuffer();
+    const attach = async (files: { name: string; mimeType: string; buffer: Buffer }[]) => {
+      const [chooser] = await Promise.all([
+        page.waitForEvent("filechooser"),
+        page.getByRole("button", { name: "Attach files" }).click(),
+      ]);
+      await chooser.setFiles(files);
+    };
+    await attach([
+      { name: "dot.png", mimeType: "image/png", buffer: png },
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("buy milk") },
+      { name: "broken.png", mimeType: "image/png", buffer: Buffer.from("not a picture") },
+    ]);
+    const attached = page.getByRole("list", { name: "Attached files" });
+    // A file the server refuses says why and is not sent; the person removes it.
+    await attached.getByRole("alert").waitFor();
+    await expect.poll(() => attached.locator("li.saved").count()).toBe(2);
+    await page.getByRole("button", { name: "Remove broken.png" }).click();
+    const assets = (await server.app.store.sql("SELECT id, name FROM assets ORDER BY name").all()) as {
+      id: string;
+      name: string;
+    }[];
+    expect(assets.map((a) => a.name)).toEqual(["dot.png", "notes.txt"]);
+    const dot = assets[0]?.id ?? "";
+    fake.script.push(
+      { tool_calls: [{ name: "view_image", arguments: JSON.stringify({ image_id: dot }) }] },
+      { text: "A green square." },
+    );
+    await send(page, "what is in the picture?");
+    await conversation(page).getByText("A green square.").waitFor();
+    // The request named both files with their asset ids; the list is empty for the next message.
+    const asked = JSON.stringify(fake.requests[0]);
+    expect(asked).toContain("what is in the picture?");
+    expect(asked).toContain(`- dot.png: asset ${dot} (image/png, `);
+    expect(asked).toContain(`- notes.txt: asset ${assets[1]?.id} (text/plain`);
+    expect(asked).not.toContain("broken.png");
+    expect(await attached.count()).toBe(0);
+    // The person's message shows its lines as sent.
+    const bubble = conversation(page).locator(".user").filter({ hasText: "what is in the picture?" });
+    expect(await bubble.innerText()).toContain(
+      `what is in the picture?\n\nAttached (my assets):\n- dot.png: asset ${dot}`,
+    );
+    // The model was shown the picture itself, and the conversation shows it too.
+    expect(JSON.stringify(fake.requests[1])).toContain("data:image/png;base64,");
+    await conversation(page).locator("img.step-image").waitFor();
     expect(app.problems).toEqual([]);
   });
 });

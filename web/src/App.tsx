@@ -105,6 +105,7 @@ export function App() {
                 onRevoke={(name) => void revoke(name)}
                 mode={state.mode}
                 api={api}
+                calls={page.editor.calls}
                 showNode={(workflowId, nodeId) => page.editor.reveal(workflowId, nodeId)}
               />
             }

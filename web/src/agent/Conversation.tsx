@@ -10,9 +10,11 @@ import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, 
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
+import type { UserCalls } from "../editor/user-calls.ts";
 import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
+import { AttachButton, AttachmentList, attachmentText, useAttachments } from "./Attachments.tsx";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { OpenInAction, StepCard } from "./StepCard.tsx";
@@ -27,10 +29,13 @@ export interface ConversationProps {
   persistence: Persistence;
   /** Takes a step's code to the `Action` editor (a stable function: the conversation is memoised). */
   openInAction?: ((code: string) => void) | undefined;
+  /** The person's own calls, which save attached files as their assets (no `Attach files` without). */
+  calls?: UserCalls | undefined;
 }
 
-function ConversationView({ api, sandbox, mode, persistence, openInAction }: ConversationProps) {
+function ConversationView({ api, sandbox, mode, persistence, openInAction, calls }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode, persistence);
+  const attachments = useAttachments(calls);
   const [draft, setDraft] = useState("");
   const draftRef = useRef("");
   const changeDraft = (text: string) => {
@@ -68,7 +73,8 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction }: Con
     );
   }
 
-  const sendText = (text: string) => {
+  /** Sends `text`; `lost` runs when it never reached the conversation (default: it goes back in the box). */
+  const sendText = (text: string, lost = () => changeDraft(text)) => {
     setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
     // A person who sends is back at the newest message, from where the section keeps it in view.
     const section = scroller.current;
@@ -79,15 +85,22 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction }: Con
     // A request that never reached the conversation (the server refused or could not be reached) goes
     // back in the box, unless the person has begun another.
     void agent.send(text).then((reached) => {
-      if (!reached && draftRef.current === "") changeDraft(text);
+      if (!reached && draftRef.current === "") lost();
     });
   };
+  const attached = attachmentText(attachments.items);
+  const canSend = !agent.running && !attachments.saving && (draft.trim() !== "" || attached !== "");
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
-    if (!text || agent.running) return;
+    if (!canSend) return;
+    const kept = attachments.items;
     changeDraft("");
-    sendText(text);
+    attachments.set([]);
+    sendText([text, attached].filter(Boolean).join("\n\n"), () => {
+      changeDraft(text);
+      attachments.set(kept);
+    });
   };
   // A request that got no final answer can be sent again as it was; the person goes on typing meanwhile.
   const retryText = agent.running ? undefined : unanswered(agent.messages);
@@ -184,10 +197,12 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction }: Con
             onKeyDown={onKey}
           />
         </label>
+        <AttachmentList attachments={attachments} />
         <div className="toolbar">
-          <button type="submit" disabled={agent.running || !draft.trim()}>
+          <button type="submit" disabled={!canSend}>
             Send
           </button>
+          <AttachButton attachments={attachments} disabled={agent.running} />
           {agent.running ? (
             <button type="button" onClick={agent.stop}>
               Stop

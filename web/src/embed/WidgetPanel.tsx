@@ -101,9 +101,11 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
   const parts = useMemo(() => {
     if (!sessionId) return undefined;
     const ui = hostUi ? new UiClient(api, hostUiTarget(link)) : undefined;
+    const calls = new UserCalls(api, sessionId);
     return {
       sandbox: oneAtATime(createSandboxClient({ sessionId, transport, ui })),
-      jobs: new JobsStore(new UserCalls(api, sessionId)),
+      calls,
+      jobs: new JobsStore(calls),
     };
   }, [api, hostUi, link, sessionId, transport]);
   const hostRuns = useMemo(() => new HostRuns(), []);
@@ -172,6 +174,7 @@ export function WidgetPanel({ config, link, transport, persistence, hostUi }: Wi
             onRevoke={(name) => void revoke(name)}
             mode={state.mode}
             api={api}
+            calls={parts.calls}
             persistence={persistence}
           />
         ) : null}

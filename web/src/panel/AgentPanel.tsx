@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
+import type { UserCalls } from "../editor/user-calls.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { appPersistence, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
@@ -27,6 +28,8 @@ export interface AgentPanelProps {
   api: Api;
   /** Where the drafts and the action history are kept (a widget keeps its own). */
   persistence?: Persistence | undefined;
+  /** The person's own calls (attached files become their assets). */
+  calls?: UserCalls | undefined;
   /** The page's editor shows a job's failing node (a widget has no editor of its own). */
   showNode?: ShowNode | undefined;
 }
@@ -40,6 +43,7 @@ export function AgentPanel({
   api,
   persistence = appPersistence,
   showNode,
+  calls,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   const [tab, setTab] = useState("action");
@@ -69,7 +73,14 @@ export function AgentPanel({
       id: "agent",
       label: "Agent",
       content: (
-        <Conversation api={api} sandbox={sandbox} mode={mode} persistence={persistence} openInAction={openInAction} />
+        <Conversation
+          api={api}
+          sandbox={sandbox}
+          mode={mode}
+          persistence={persistence}
+          openInAction={openInAction}
+          calls={calls}
+        />
       ),
       fill: true,
     },

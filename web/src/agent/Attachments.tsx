@@ -1,0 +1,125 @@
+/**
+ * Files attached to the agent's next message: each is saved as one of the person's assets when it is
+ * chosen (their own act, as an upload in the inspector is), and the message that is sent names them
+ * with their asset ids, which the agent's actions and `view_image` take. A file the server refuses
+ * (too large, an image it cannot read) says why on its own line and is not sent.
+ */
+import { useCallback, useRef, useState } from "react";
+import type { UserCalls } from "../editor/user-calls.ts";
+
+export interface Attachment {
+  /** Stable for the list (two files may share a name). */
+  key: number;
+  name: string;
+  state:
+    | { status: "saving" }
+    | { status: "saved"; id: string; contentType: string; size: number }
+    | { status: "refused"; why: string };
+}
+
+const sizeText = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${Math.round(bytes / 1024)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** What the message says of its saved attachments (nothing when there are none). */
+export function attachmentText(items: readonly Attachment[]): string {
+  const lines = items.flatMap((item) =>
+    item.state.status === "saved"
+      ? [`- ${item.name}: asset ${item.state.id} (${item.state.contentType}, ${sizeText(item.state.size)})`]
+      : [],
+  );
+  return lines.length === 0 ? "" : `Attached (my assets):\n${lines.join("\n")}`;
+}
+
+export function useAttachments(calls: UserCalls | undefined) {
+  const [items, setItems] = useState<Attachment[]>([]);
+  const next = useRef(0);
+  const update = useCallback((key: number, state: Attachment["state"]) => {
+    setItems((now) => now.map((item) => (item.key === key ? { ...item, state } : item)));
+  }, []);
+  const add = useCallback(
+    (files: readonly File[]) => {
+      if (!calls) return;
+      for (const file of files) {
+        const key = next.current++;
+        setItems((now) => [...now, { key, name: file.name, state: { status: "saving" } }]);
+        void (async () => {
+          const content = new Uint8Array(await file.arrayBuffer());
+          const saved = await calls.invoke("assets", "save", [
+            { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
+          ]);
+          if (!saved.ok) return update(key, { status: "refused", why: saved.error.message });
+          const asset = saved.value as { id: string; content_type: string; size: number };
+          update(key, { status: "saved", id: asset.id, contentType: asset.content_type, size: asset.size });
+        })().catch((err: unknown) => update(key, { status: "refused", why: String(err) }));
+      }
+    },
+    [calls, update],
+  );
+  const remove = useCallback((key: number) => setItems((now) => now.filter((item) => item.key !== key)), []);
+  return {
+    items,
+    add,
+    remove,
+    /** Sets the list (cleared on send, given back when the request never reached the conversation). */
+    set: setItems,
+    saving: items.some((item) => item.state.status === "saving"),
+    /** Whether attaching is possible here (the page's own calls are there). */
+    available: calls !== undefined,
+  };
+}
+
+export type Attachments = ReturnType<typeof useAttachments>;
+
+/** `Attach files` (beside Send). */
+export function AttachButton({ attachments, disabled }: { attachments: Attachments; disabled: boolean }) {
+  const input = useRef<HTMLInputElement>(null);
+  if (!attachments.available) return null;
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="Attach files"
+        title="Attach files: they are saved to your assets and named to the agent"
+        onClick={() => input.current?.click()}
+        disabled={disabled}
+      >
+        Attach
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        aria-label="Files to attach"
+        onChange={(event) => {
+          attachments.add([...(event.target.files ?? [])]);
+          event.target.value = "";
+        }}
+      />
+    </>
+  );
+}
+
+/** What is attached to the next message, each with its state and `Remove` (nothing when none is). */
+export function AttachmentList({ attachments }: { attachments: Attachments }) {
+  if (attachments.items.length === 0) return null;
+  return (
+    <ul className="attachments" aria-label="Attached files">
+      {attachments.items.map((item) => (
+        <li key={item.key} className={item.state.status}>
+          {item.name}
+          {item.state.status === "saving" ? " (saving…)" : null}
+          {item.state.status === "saved" ? ` (${sizeText(item.state.size)})` : null}
+          {item.state.status === "refused" ? <span role="alert">: not attached: {item.state.why}</span> : null}{" "}
+          <button type="button" aria-label={`Remove ${item.name}`} onClick={() => attachments.remove(item.key)}>
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
