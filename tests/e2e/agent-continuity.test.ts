@@ -187,6 +187,20 @@ describe("carrying on in the agent panel", () => {
     // The model was shown the picture itself, and the conversation shows it too.
     expect(JSON.stringify(fake.requests[1])).toContain("data:image/png;base64,");
     await conversation(page).locator("img.step-image").waitFor();
+
+    // A request that never reaches the conversation (deleted in another tab) gives back its text and files.
+    const [thread] = (await server.app.store.sql("SELECT id, user_id FROM agent_threads").all()) as {
+      id: string;
+      user_id: string;
+    }[];
+    if (!thread) throw new Error("no thread");
+    await server.app.agent.threads.delete(thread.user_id, thread.id);
+    await attach([{ name: "more.txt", mimeType: "text/plain", buffer: Buffer.from("eggs") }]);
+    await expect.poll(() => attached.locator("li.saved").count()).toBe(1);
+    await send(page, "and this one?");
+    await page.getByRole("alert").first().waitFor();
+    await expect.poll(() => page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("and this one?");
+    expect(await attached.locator("li.saved").textContent()).toContain("more.txt");
     expect(app.problems).toEqual([]);
   });
 });
