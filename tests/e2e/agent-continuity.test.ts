@@ -2,7 +2,7 @@
  * Carrying on in the agent panel: `Retry` sends a request that got no final answer again (after a
  * reload too, and for a turn a crash cut), a step's code goes to the `Action` editor to be changed and
  * run by the person, the `Model` chosen is kept across reloads, and files attached to a message are
- * saved as the person's assets and named to the agent by their ids.
+ * saved as the person's assets and named to the agent by their ids, and an answer copies with `Copy`.
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -201,6 +201,25 @@ describe("carrying on in the agent panel", () => {
     await page.getByRole("alert").first().waitFor();
     await expect.poll(() => page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("and this one?");
     expect(await attached.locator("li.saved").textContent()).toContain("more.txt");
+    expect(app.problems).toEqual([]);
+  });
+
+  it("copies an answer's text, as the model wrote it, with Copy; a step has none", async () => {
+    const ANSWER = "The **sum** is `42`.\n\n- checked twice";
+    await using fake = await startFakeOpenAI({
+      script: [{ tool_calls: [action("export default 40 + 2;", { title: "Sum" })] }, { text: ANSWER }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, context } = app;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "add them up");
+    await conversation(page).getByText("checked twice").waitFor();
+    const copy = conversation(page).getByRole("button", { name: "Copy the answer" });
+    expect(await copy.count()).toBe(1);
+    await copy.click();
+    await conversation(page).getByRole("status").filter({ hasText: "Copied." }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ANSWER);
     expect(app.problems).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { AttachButton, AttachmentList, attachmentText, useAttachments } from "./Attachments.tsx";
+import { CopyButton } from "./CopyButton.tsx";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { OpenInAction, StepCard } from "./StepCard.tsx";
@@ -245,6 +246,10 @@ function markReading(section: HTMLElement) {
 
 type ToolResult = Extract<AgentMessage, { role: "tool" }>;
 
+/** An answer of the agent's own words (not a step, not a cut-off turn): it can be copied. */
+const answered = (message: Extract<AgentMessage, { role: "assistant" }>) =>
+  message.text.trim() !== "" && message.tool_calls.length === 0 && !message.interrupted;
+
 /** The conversation from `entries[from]` on (log-window.ts); keys stay the entries' own positions. */
 function Messages({ entries, from, active }: { entries: readonly Entry[]; from: number; active: string | undefined }) {
   const shown = entries.slice(from);
@@ -305,9 +310,12 @@ const MessageEntry = memo(
               <p className="status failed">This turn was interrupted before it finished.</p>
             ) : null}
             {message.ended ? <p className="status failed turn-end">{message.ended.message}</p> : null}
-            {usage && usage.input_tokens + usage.output_tokens > 0 ? (
-              <p className="hint">
-                {usage.input_tokens} in + {usage.output_tokens} out tokens
+            {(usage && usage.input_tokens + usage.output_tokens > 0) || answered(message) ? (
+              <p className="hint message-foot">
+                {usage && usage.input_tokens + usage.output_tokens > 0
+                  ? `${usage.input_tokens} in + ${usage.output_tokens} out tokens `
+                  : null}
+                {answered(message) ? <CopyButton text={message.text} /> : null}
               </p>
             ) : null}
           </div>
