@@ -251,6 +251,13 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       await box.press("Enter");
       await dialog(frame).getByRole("button", { name: "Allow once" }).click();
       await frame.getByRole("region", { name: "Conversation" }).getByText("Created the workflow Demo.").waitFor();
+      // The iframe may write the clipboard (the SDK delegates it): Copy works inside another site's page.
+      for (const origin of [host.origin, new URL(server.url).origin]) {
+        await fixture.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+      }
+      await frame.getByRole("button", { name: "Copy the answer" }).click();
+      await frame.getByRole("status").filter({ hasText: "Copied." }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Created the workflow Demo.");
       // Made as the widget's own user, not the owner.
       const { store } = server.app;
       const made = await store.sql("SELECT user_id FROM workflows WHERE name = 'Demo'").all();

@@ -50,7 +50,8 @@ export const mountAgentWidget: MountAgentWidget = (element, options) => {
   const iframe = document.createElement("iframe");
   iframe.src = `${origin}/embed?w=${encodeURIComponent(options.widget)}`;
   iframe.title = options.title ?? "nodetool agent";
-  iframe.allow = "cross-origin-isolated";
+  // Copy under an answer writes the clipboard, which a frame of another origin may do only when allowed.
+  iframe.allow = "cross-origin-isolated; clipboard-write";
   Object.assign(iframe.style, { width: "100%", height: "100%", border: "0", display: "block" });
 
   let tokenSent = false;
