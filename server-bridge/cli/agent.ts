@@ -1,5 +1,6 @@
 /**
- * `npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]`
+ * `npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]
+ *   [--attach file]...`
  *
  * The CodeAct loop (shared/agent/loop.ts) in the terminal: the model is called by this process over
  * the configured providers (the same turns and stored threads the page uses), each action runs in a
@@ -9,8 +10,11 @@
  * model's text streams to stdout (the final answer is not printed twice); when stdout is a pipe it
  * carries the final answer only (nothing when the loop ends without one: why goes to stderr), and the
  * model's text streams to stderr with the steps, the prompts and the progress. Exit 0 on a final
- * answer, 1 otherwise, 2 for a usage error (an unknown `--model` too: the message names those on offer).
+ * answer, 1 otherwise, 2 for a usage error (an unknown `--model` too: the message names those on offer;
+ * a file `--attach` cannot read or the store refuses, before the model is called). Attached files are
+ * saved as the local user's assets and named in the request (cli/attach.ts), as the panel's Attach does.
  */
+import { sizeText, withAttachments } from "../../shared/agent/attachments.ts";
 import { type AgentEvent, runAgent } from "../../shared/agent/loop.ts";
 import { trailingResults } from "../../shared/agent/prompt.ts";
 import { MODES, type Mode } from "../../shared/capabilities/types.ts";
@@ -27,9 +31,10 @@ import { openLocalRun } from "../runs/local.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
 import type { NodeExecutor } from "../sandbox/host.ts";
 import type { PoolRunOptions } from "../sandbox/pool.ts";
+import { attachFiles } from "./attach.ts";
 
 export const AGENT_USAGE =
-  'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]';
+  'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id] [--attach file]...';
 
 interface Writable {
   write(text: string): unknown;
@@ -54,10 +59,12 @@ interface AgentArgs {
   model?: string;
   steps?: number;
   thread?: string;
+  attach: string[];
 }
 
 export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: string } | { help: true } {
   const out: Partial<AgentArgs> = {};
+  const attach: string[] = [];
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -70,7 +77,11 @@ export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: st
       out.mode = mode as Mode;
     } else if (flag === "--model") out.model = value();
     else if (flag === "--thread") out.thread = value();
-    else if (flag === "--steps") {
+    else if (flag === "--attach") {
+      const file = value();
+      if (!file) return { error: "--attach needs a file" };
+      attach.push(file);
+    } else if (flag === "--steps") {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1 || n > 200) return { error: "--steps must be an integer from 1 to 200" };
       out.steps = n;
@@ -79,7 +90,7 @@ export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: st
   }
   const request = words.join(" ").trim();
   if (!request) return { error: "say what the agent should do, in quotes" };
-  return { ...out, request };
+  return { ...out, request, attach };
 }
 
 export async function agentCommand(argv: readonly string[], deps: AgentCommandDeps): Promise<number> {
@@ -108,6 +119,11 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     stderr.write(`${known}\n${AGENT_USAGE}\n`);
     return 2;
   }
+  const attached = await attachFiles(app, args.attach);
+  if ("error" in attached) {
+    stderr.write(`${attached.error}\n`);
+    return 2;
+  }
   const thread = known ?? (await app.agent.threads.create(LOCAL_USER));
   const history = (await app.agent.threads.messages(LOCAL_USER, thread.id)).map((m) => m.message);
   const library = defaultLibrary();
@@ -115,10 +131,13 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   // A person at the terminal is asked, as in the panel; with no one to ask, no mode is reads only.
   const mode = args.mode ?? (deps.approver ? "default" : undefined);
   const printer = new TerminalPrinter(stdout, stderr);
+  for (const asset of attached.assets) {
+    printer.line(`attached ${asset.name}: asset ${asset.id} (${asset.content_type}, ${sizeText(asset.size)})`);
+  }
   const outcome = await runAgent({
     model: threadModelClient(app.agent, LOCAL_USER, thread.id, { model: args.model, known: history.length }),
     history,
-    request: args.request,
+    request: withAttachments(args.request, attached.assets),
     stepCap: args.steps ?? app.config.agent.stepCap,
     signal,
     async execute(code) {

@@ -5,33 +5,19 @@
  * (too large, an image it cannot read) says why on its own line and is not sent.
  */
 import { useCallback, useRef, useState } from "react";
+import { type AttachedAsset, sizeText } from "../../../shared/agent/attachments.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 
 export interface Attachment {
   /** Stable for the list (two files may share a name). */
   key: number;
   name: string;
-  state:
-    | { status: "saving" }
-    | { status: "saved"; id: string; contentType: string; size: number }
-    | { status: "refused"; why: string };
+  state: { status: "saving" } | { status: "saved"; asset: AttachedAsset } | { status: "refused"; why: string };
 }
 
-const sizeText = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1024 * 1024
-      ? `${Math.round(bytes / 1024)} KB`
-      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-/** What the message says of its saved attachments (nothing when there are none). */
-export function attachmentText(items: readonly Attachment[]): string {
-  const lines = items.flatMap((item) =>
-    item.state.status === "saved"
-      ? [`- ${item.name}: asset ${item.state.id} (${item.state.contentType}, ${sizeText(item.state.size)})`]
-      : [],
-  );
-  return lines.length === 0 ? "" : `Attached (my assets):\n${lines.join("\n")}`;
+/** The assets a message names: those saved (a refused file is not sent). */
+export function savedAssets(items: readonly Attachment[]): AttachedAsset[] {
+  return items.flatMap((item) => (item.state.status === "saved" ? [item.state.asset] : []));
 }
 
 export function useAttachments(calls: UserCalls | undefined) {
@@ -52,8 +38,8 @@ export function useAttachments(calls: UserCalls | undefined) {
             { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
           ]);
           if (!saved.ok) return update(key, { status: "refused", why: saved.error.message });
-          const asset = saved.value as { id: string; content_type: string; size: number };
-          update(key, { status: "saved", id: asset.id, contentType: asset.content_type, size: asset.size });
+          const { id, content_type, size } = saved.value as AttachedAsset;
+          update(key, { status: "saved", asset: { name: file.name, id, content_type, size } });
         })().catch((err: unknown) => update(key, { status: "refused", why: String(err) }));
       }
     },
@@ -113,7 +99,7 @@ export function AttachmentList({ attachments }: { attachments: Attachments }) {
         <li key={item.key} className={item.state.status}>
           {item.name}
           {item.state.status === "saving" ? " (saving…)" : null}
-          {item.state.status === "saved" ? ` (${sizeText(item.state.size)})` : null}
+          {item.state.status === "saved" ? ` (${sizeText(item.state.asset.size)})` : null}
           {item.state.status === "refused" ? <span role="alert">: not attached: {item.state.why}</span> : null}{" "}
           <button type="button" aria-label={`Remove ${item.name}`} onClick={() => attachments.remove(item.key)}>
             Remove

@@ -7,6 +7,7 @@
  * has `Retry`, which sends it again. With no provider configured it says exactly what to set.
  */
 import { type FormEvent, Fragment, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
+import { withAttachments } from "../../../shared/agent/attachments.ts";
 import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
 import { readToolCall } from "../../../shared/agent/tools.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
@@ -14,7 +15,7 @@ import type { UserCalls } from "../editor/user-calls.ts";
 import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
-import { AttachButton, AttachmentList, attachmentText, useAttachments } from "./Attachments.tsx";
+import { AttachButton, AttachmentList, savedAssets, useAttachments } from "./Attachments.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { defaultHidden, firstShown, LOG_PAGE } from "./log-window.ts";
 import { loadMarkdown, Markdown } from "./Markdown.tsx";
@@ -89,8 +90,8 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
       if (!reached && draftRef.current === "") lost();
     });
   };
-  const attached = attachmentText(attachments.items);
-  const canSend = !agent.running && !attachments.saving && (draft.trim() !== "" || attached !== "");
+  const attached = savedAssets(attachments.items);
+  const canSend = !agent.running && !attachments.saving && (draft.trim() !== "" || attached.length > 0);
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     const text = draft.trim();
@@ -98,7 +99,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     const kept = attachments.items;
     changeDraft("");
     attachments.set([]);
-    sendText([text, attached].filter(Boolean).join("\n\n"), () => {
+    sendText(withAttachments(text, attached), () => {
       changeDraft(text);
       attachments.set(kept);
     });
