@@ -222,6 +222,7 @@ describe("the agent on the server", () => {
 
   it("shows an action's console output in the terminal, as the panel's step card does, the first 20 lines", async () => {
     const code =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the action's own template literal, as source text
       "console.log('hello', { a: 1 });\nfor (let i = 0; i < 25; i++) console.log(`line ${i}`);\nexport default 2;";
     await using fake = await startFakeOpenAI({
       script: [

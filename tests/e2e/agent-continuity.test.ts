@@ -181,12 +181,32 @@ describe("carrying on in the agent panel", () => {
     expect(await attached.count()).toBe(0);
     // The person's message shows its lines as sent.
     const bubble = conversation(page).locator(".user").filter({ hasText: "what is in the picture?" });
+    // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines are what is checked
     expect(await bubble.innerText()).toContain(
       `what is in the picture?\n\nAttached (my assets):\n- dot.png: asset ${dot}`,
     );
     // The model was shown the picture itself, and the conversation shows it too.
     expect(JSON.stringify(fake.requests[1])).toContain("data:image/png;base64,");
     await conversation(page).locator("img.step-image").waitFor();
+
+    // A file dropped on the conversation, and one pasted into Message (a screenshot), are attached too.
+    await page.evaluate(() => {
+      const drop = new DataTransfer();
+      drop.items.add(new File(["dropped"], "dropped.txt", { type: "text/plain" }));
+      const region = document.querySelector('[aria-label="Conversation"]');
+      region?.dispatchEvent(new DragEvent("dragover", { dataTransfer: drop, bubbles: true, cancelable: true }));
+      region?.dispatchEvent(new DragEvent("drop", { dataTransfer: drop, bubbles: true, cancelable: true }));
+      const paste = new DataTransfer();
+      paste.items.add(new File(["pasted"], "pasted.txt", { type: "text/plain" }));
+      document
+        .querySelector("textarea")
+        ?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: paste, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => attached.locator("li.saved").count()).toBe(2);
+    expect(await attached.textContent()).toMatch(/dropped\.txt.*pasted\.txt/);
+    expect(await page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("");
+    await page.getByRole("button", { name: "Remove dropped.txt" }).click();
+    await page.getByRole("button", { name: "Remove pasted.txt" }).click();
 
     // A request that never reaches the conversation (deleted in another tab) gives back its text and files.
     const [thread] = (await server.app.store.sql("SELECT id, user_id FROM agent_threads").all()) as {
