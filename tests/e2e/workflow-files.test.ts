@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, node } from "./editor.ts";
+import { addNode, node, select } from "./editor.ts";
 
 const GRAPH = {
   nodes: [
@@ -76,6 +76,28 @@ describe("workflow files", () => {
     await page.getByText("Dropped · version 1").waitFor();
     expect(await page.locator(".react-flow__node[data-id]").count()).toBe(2);
     await expect.poll(async () => (await workflows()).length).toBe(3);
+
+    // Dropped on an asset field's upload input, a file is that input's, not an import.
+    await importFile(
+      page,
+      "Pictures.json",
+      JSON.stringify({ nodes: [{ id: "gray", type: "image.grayscale" }], edges: [] }),
+    );
+    await page.getByText("Pictures · version 1").waitFor();
+    await select(page, "gray");
+    const upload = page.getByRole("region", { name: "Inspector" }).locator('input[type="file"]');
+    await upload.dispatchEvent("dragover", { dataTransfer: dropped });
+    await upload.dispatchEvent("drop", { dataTransfer: dropped });
+    // (An import it started would be stored before the next one, which follows it on the same run.)
+    await importFile(page, "Last.json", JSON.stringify(GRAPH));
+    await page.getByText("Last · version 1").waitFor();
+    expect((await workflows()).map((w) => (w as { name: string }).name)).toEqual([
+      "Adder chain",
+      "Adder chain",
+      "Dropped",
+      "Pictures",
+      "Last",
+    ]);
     expect(app.problems).toEqual([]);
   });
 

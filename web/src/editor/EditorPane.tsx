@@ -233,13 +233,14 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       className="editor-pane"
       aria-label="Workflow editor"
       ref={pane}
-      // A workflow file dropped anywhere on the editor is imported, as `Import` does with a chosen one.
+      // A workflow file dropped anywhere on the editor is imported, as `Import` does with a chosen one;
+      // a file input (an asset field's upload) keeps taking what is dropped on it.
       onDragOver={(event) => {
-        if (event.dataTransfer.types.includes("Files")) event.preventDefault();
+        if (event.dataTransfer.types.includes("Files") && !onFileInput(event.target)) event.preventDefault();
       }}
       onDrop={(event) => {
         const file = event.dataTransfer.files[0];
-        if (!file) return;
+        if (!file || onFileInput(event.target)) return;
         event.preventDefault();
         void controller.importFile(file).then(problem);
       }}
@@ -350,4 +351,9 @@ function focusOnceDrawn(nodeId: string): void {
     element?.focus();
     return element !== null && document.activeElement === element;
   });
+}
+
+/** Whether a drop lands on a file input (which takes the files itself). */
+function onFileInput(target: EventTarget): boolean {
+  return target instanceof Element && target.closest('input[type="file"]') !== null;
 }
