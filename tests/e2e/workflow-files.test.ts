@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, node, select } from "./editor.ts";
+import { addNode, newWorkflow, node, select } from "./editor.ts";
 
 const GRAPH = {
   nodes: [
@@ -130,6 +130,34 @@ describe("workflow files", () => {
       await page.getByRole("status").filter({ hasText: message }).waitFor();
     }
     expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([]);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("keeps a file dragged where nothing takes it from the browser (which would open it in place of the app)", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Drops");
+    await addNode(page, "grayscale", "image.grayscale");
+    await select(page, "image_grayscale");
+    /** Whether a file's `type` event at the element `selector` finds was kept from the browser's default. */
+    const kept = (type: "dragover" | "drop", selector: string) =>
+      page.evaluate(
+        ([kind, at]) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File(["{}"], "w.json", { type: "application/json" }));
+          const event = new DragEvent(kind as string, { dataTransfer: transfer, bubbles: true, cancelable: true });
+          document.querySelector(at as string)?.dispatchEvent(event);
+          return event.defaultPrevented;
+        },
+        [type, selector],
+      );
+    for (const where of ["header", '[role="tablist"]', ".allow-set"]) {
+      expect(await kept("dragover", where)).toBe(true);
+      expect(await kept("drop", where)).toBe(true);
+    }
+    // A file input (the asset field's upload) takes what is dropped on it itself.
+    expect(await kept("dragover", '.asset-field input[type="file"]')).toBe(false);
+    expect(await kept("drop", '.asset-field input[type="file"]')).toBe(false);
     expect(app.problems).toEqual([]);
   });
 });

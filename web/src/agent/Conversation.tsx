@@ -112,7 +112,9 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   // Files dropped on the conversation or the message box are attached to the next message, as Attach does.
   const dropToAttach = {
     onDragOver: (event: DragEvent) => {
-      if (attachments.available && event.dataTransfer.types.includes("Files")) event.preventDefault();
+      if (!attachments.available || !event.dataTransfer.types.includes("Files")) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
     },
     onDrop: (event: DragEvent) => {
       if (!attachments.available || event.dataTransfer.files.length === 0) return;

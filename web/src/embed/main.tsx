@@ -8,10 +8,12 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import "../styles.css";
 import "./embed.css";
+import { refuseStrayFileDrops } from "../file-drops.ts";
 import { readWidgetConfig } from "./config.ts";
 import { EmbedApp } from "./EmbedApp.tsx";
 import { linkToHost } from "./host-link.ts";
 
+refuseStrayFileDrops(window);
 const root = document.getElementById("root");
 const config = readWidgetConfig(document);
 if (root) {
