@@ -146,7 +146,9 @@ describe("workflow files", () => {
           const transfer = new DataTransfer();
           transfer.items.add(new File(["{}"], "w.json", { type: "application/json" }));
           const event = new DragEvent(kind as string, { dataTransfer: transfer, bubbles: true, cancelable: true });
-          document.querySelector(at as string)?.dispatchEvent(event);
+          const target = document.querySelector(at as string);
+          if (!target) return `nothing at ${at}`;
+          target.dispatchEvent(event);
           return event.defaultPrevented;
         },
         [type, selector],
@@ -155,7 +157,8 @@ describe("workflow files", () => {
       expect(await kept("dragover", where)).toBe(true);
       expect(await kept("drop", where)).toBe(true);
     }
-    // A file input (the asset field's upload) takes what is dropped on it itself.
+    // The Action editor (CodeMirror) and a file input (the asset field's upload) take theirs themselves.
+    expect(await kept("dragover", "#tabpanel-action .cm-content")).toBe(false);
     expect(await kept("dragover", '.asset-field input[type="file"]')).toBe(false);
     expect(await kept("drop", '.asset-field input[type="file"]')).toBe(false);
     expect(app.problems).toEqual([]);
