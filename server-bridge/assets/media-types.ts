@@ -38,6 +38,38 @@ function charsetOf(contentType: string): string | undefined {
   return contentType.match(/;\s*charset\s*=\s*"?([\w.:-]+)"?/i)?.[1]?.toLowerCase();
 }
 
+/**
+ * The type a browser gives a file of this name, for files a person hands over from disk (the terminal
+ * agent's `--attach`; the panel sends the browser's own); undefined for another extension, which the
+ * store then judges by the bytes (an image by its magic numbers, else binary).
+ */
+export function typeOfFileName(name: string): string | undefined {
+  const dot = name.lastIndexOf(".");
+  return dot < 0 ? undefined : BY_EXTENSION[name.slice(dot).toLowerCase()];
+}
+
+const BY_EXTENSION: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".gif": "image/gif",
+  ".avif": "image/avif",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".txt": "text/plain",
+  ".md": "text/markdown",
+  ".csv": "text/csv",
+  ".tsv": "text/tab-separated-values",
+  ".json": "application/json",
+  ".html": "text/html",
+  ".xml": "application/xml",
+  ".svg": "image/svg+xml",
+  ".pdf": "application/pdf",
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+};
+
 /** The type without parameters. */
 export function essenceOf(contentType: string): string {
   return (contentType.split(";")[0] ?? "").trim().toLowerCase();

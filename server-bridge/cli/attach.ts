@@ -5,39 +5,14 @@
  * their asset ids (shared/agent/attachments.ts).
  */
 import { readFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
-import type { AttachedAsset } from "../../shared/agent/attachments.ts";
+import { basename } from "node:path";
+import { type AttachedAsset, attachedAsset } from "../../shared/agent/attachments.ts";
 import { moduleSpecifier } from "../../shared/capabilities/table.ts";
 import { toWire } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
+import { typeOfFileName } from "../assets/media-types.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
 import { openLocalRun } from "../runs/local.ts";
-
-/**
- * The type a browser would give a file of this name (the panel sends the browser's), for the files
- * people attach; another extension is left to the store (an image by its bytes, else binary).
- */
-const BY_EXTENSION: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".webp": "image/webp",
-  ".gif": "image/gif",
-  ".avif": "image/avif",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".txt": "text/plain",
-  ".md": "text/markdown",
-  ".csv": "text/csv",
-  ".tsv": "text/tab-separated-values",
-  ".json": "application/json",
-  ".html": "text/html",
-  ".xml": "application/xml",
-  ".svg": "image/svg+xml",
-  ".pdf": "application/pdf",
-  ".mp3": "audio/mpeg",
-  ".wav": "audio/wav",
-};
 
 /** Saves each file; the first that cannot be read or saved stops it, saying which and why. */
 export async function attachFiles(
@@ -53,12 +28,10 @@ export async function attachFiles(
       try {
         content = new Uint8Array(await readFile(path));
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        const why = code === "ENOENT" ? "there is no such file" : code === "EISDIR" ? "it is a folder" : String(err);
-        return { error: `--attach ${path}: ${why}` };
+        return { error: `--attach ${path}: ${unreadable((err as NodeJS.ErrnoException).code)}` };
       }
       const name = basename(path);
-      const contentType = BY_EXTENSION[extname(name).toLowerCase()];
+      const contentType = typeOfFileName(name);
       const answer = await app.runs.invoke(
         LOCAL_USER,
         {
@@ -73,11 +46,20 @@ export async function attachFiles(
       );
       if ("pending" in answer) return { error: `--attach ${path}: the store did not answer` };
       if (!answer.ok) return { error: `--attach ${path}: ${answer.error.message}` };
-      const { id, content_type, size } = answer.value as AttachedAsset;
-      assets.push({ name, id, content_type, size });
+      const asset = attachedAsset(name, answer.value);
+      if (!asset) return { error: `--attach ${path}: the store's answer did not describe the saved asset` };
+      assets.push(asset);
     }
     return { assets };
   } finally {
     await local.end();
   }
+}
+
+/** Why a file could not be read, in words (the person's own path is named beside it, nothing else). */
+function unreadable(code: string | undefined): string {
+  if (code === "ENOENT") return "there is no such file";
+  if (code === "EISDIR") return "it is a folder";
+  if (code === "EACCES" || code === "EPERM") return "it may not be read (permission denied)";
+  return `it could not be read (${code ?? "unknown error"})`;
 }

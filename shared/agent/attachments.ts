@@ -3,12 +3,22 @@
  * `--attach`): each is saved as one of their assets first, then named on a line of its own with its
  * asset id, which the agent's actions (`assets.get`) and `view_image` take.
  */
+import { z } from "zod";
 
 export interface AttachedAsset {
   name: string;
   id: string;
   content_type: string;
   size: number;
+}
+
+/** What a note needs of `assets.save`'s answer, checked: a caller reads it from the wire. */
+const SavedAsset = z.object({ id: z.string().min(1), content_type: z.string().min(1), size: z.number().int().min(0) });
+
+/** The attachment `assets.save` answered for the file `name`, or undefined when the answer is not one. */
+export function attachedAsset(name: string, saved: unknown): AttachedAsset | undefined {
+  const read = SavedAsset.safeParse(saved);
+  return read.success ? { name, ...read.data } : undefined;
 }
 
 /** Bytes as a person reads them: `94 B`, `12 KB`, `3.4 MB`. */

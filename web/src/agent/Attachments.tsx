@@ -5,7 +5,7 @@
  * (too large, an image it cannot read) says why on its own line and is not sent.
  */
 import { useCallback, useRef, useState } from "react";
-import { type AttachedAsset, sizeText } from "../../../shared/agent/attachments.ts";
+import { type AttachedAsset, attachedAsset, sizeText } from "../../../shared/agent/attachments.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 
 export interface Attachment {
@@ -14,6 +14,9 @@ export interface Attachment {
   name: string;
   state: { status: "saving" } | { status: "saved"; asset: AttachedAsset } | { status: "refused"; why: string };
 }
+
+const UNREADABLE_ANSWER = "capability_failed: the server's answer did not describe the saved asset.";
+const UNREADABLE_FILE = "capability_failed: the browser could not read the file, or the page lost the server.";
 
 /** The assets a message names: those saved (a refused file is not sent). */
 export function savedAssets(items: readonly Attachment[]): AttachedAsset[] {
@@ -38,9 +41,9 @@ export function useAttachments(calls: UserCalls | undefined) {
             { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
           ]);
           if (!saved.ok) return update(key, { status: "refused", why: saved.error.message });
-          const { id, content_type, size } = saved.value as AttachedAsset;
-          update(key, { status: "saved", asset: { name: file.name, id, content_type, size } });
-        })().catch((err: unknown) => update(key, { status: "refused", why: String(err) }));
+          const asset = attachedAsset(file.name, saved.value);
+          update(key, asset ? { status: "saved", asset } : { status: "refused", why: UNREADABLE_ANSWER });
+        })().catch(() => update(key, { status: "refused", why: UNREADABLE_FILE }));
       }
     },
     [calls, update],
