@@ -6,10 +6,11 @@
  * steps show their image. A request that got no final answer (a provider failure, a cut stream, Stop)
  * has `Retry`, which sends it again. With no provider configured it says exactly what to set.
  */
-import { type DragEvent, type FormEvent, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import { withAttachments } from "../../../shared/agent/attachments.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
+import { takeDroppedFiles } from "../file-drops.ts";
 import type { Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
@@ -110,18 +111,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     prompt.current?.focus();
   };
   // Files dropped on the conversation or the message box are attached to the next message, as Attach does.
-  const dropToAttach = {
-    onDragOver: (event: DragEvent) => {
-      if (!attachments.available || !event.dataTransfer.types.includes("Files")) return;
-      event.preventDefault();
-      event.dataTransfer.dropEffect = "copy";
-    },
-    onDrop: (event: DragEvent) => {
-      if (!attachments.available || event.dataTransfer.files.length === 0) return;
-      event.preventDefault();
-      attachments.add([...event.dataTransfer.files]);
-    },
-  };
+  const dropToAttach = attachments.available ? takeDroppedFiles(attachments.add) : {};
   const hidden = logWindow && logWindow.threadId === agent.threadId ? logWindow.hidden : defaultHidden(agent.messages);
   const first = firstShown(agent.messages, hidden);
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {

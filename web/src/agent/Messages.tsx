@@ -73,7 +73,9 @@ const MessageEntry = memo(
             <Parts parts={message.content} />
           </div>
         );
-      case "assistant":
+      case "assistant": {
+        const tokens = usage && usage.input_tokens + usage.output_tokens > 0 ? usage : undefined;
+        const copyable = answered(message);
         return (
           <div className="assistant">
             {message.text ? <Markdown text={message.text} /> : null}
@@ -85,16 +87,15 @@ const MessageEntry = memo(
               <p className="status failed">This turn was interrupted before it finished.</p>
             ) : null}
             {message.ended ? <p className="status failed turn-end">{message.ended.message}</p> : null}
-            {(usage && usage.input_tokens + usage.output_tokens > 0) || answered(message) ? (
+            {tokens || copyable ? (
               <p className="hint message-foot">
-                {usage && usage.input_tokens + usage.output_tokens > 0
-                  ? `${usage.input_tokens} in + ${usage.output_tokens} out tokens `
-                  : null}
-                {answered(message) ? <CopyButton text={message.text} /> : null}
+                {tokens ? `${tokens.input_tokens} in + ${tokens.output_tokens} out tokens ` : null}
+                {copyable ? <CopyButton text={message.text} /> : null}
               </p>
             ) : null}
           </div>
         );
+      }
       case "tool":
         return null;
       default: {

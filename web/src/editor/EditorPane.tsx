@@ -7,7 +7,7 @@ import "./editor.css";
 import { type Node, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
-import { onFileInput } from "../file-drops.ts";
+import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { Canvas, eachFrameUntil, fitOnceMeasured, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import type { Edit, EditorController } from "./controller.ts";
@@ -236,17 +236,9 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       ref={pane}
       // A workflow file dropped anywhere on the editor is imported, as `Import` does with a chosen one;
       // a file input (an asset field's upload) keeps taking what is dropped on it.
-      onDragOver={(event) => {
-        if (!event.dataTransfer.types.includes("Files") || onFileInput(event.target)) return;
-        event.preventDefault();
-        event.dataTransfer.dropEffect = "copy";
-      }}
-      onDrop={(event) => {
-        const file = event.dataTransfer.files[0];
-        if (!file || onFileInput(event.target)) return;
-        event.preventDefault();
-        void controller.importFile(file).then(problem);
-      }}
+      {...takeDroppedFiles(([file]) => {
+        if (file) void controller.importFile(file).then(problem);
+      })}
     >
       <EditorToolbar
         controller={controller}
