@@ -9,28 +9,15 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { agentCommand } from "../../server-bridge/cli/agent.ts";
-import type { AgentConfig } from "../../server-bridge/config.ts";
 import { type ModelEvent, TurnBatch } from "../../shared/agent/messages.ts";
 import { ScriptedApprover } from "../support/approver.ts";
 import { storeEnv } from "../support/database.ts";
-import { type FakeModelServer, startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
+import { startFakeAnthropic, startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, type TestServer, tempDir } from "../support/server.ts";
 import { socketClient } from "../support/sockets.ts";
+import { agentConfig, KEY, pipes } from "./terminal-kit.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const KEY = "sk-test-0123456789abcdefSECRET";
-
-function agentConfig(fake: FakeModelServer | undefined, extra: Partial<AgentConfig> = {}): AgentConfig {
-  return {
-    ...(fake ? { openaiBaseUrl: fake.url, openaiApiKey: KEY } : {}),
-    stepTokens: 1000,
-    threadTokens: 1_000_000,
-    dailyTokens: 1_000_000,
-    stepCap: 20,
-    ...extra,
-  };
-}
-
 const user = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
 
 /** One model turn over a socket: its events (each with the id of the batch it came in), until done or error. */
@@ -62,17 +49,6 @@ async function turn(
     });
   });
   return seen;
-}
-
-/** stdout and stderr as pipes (not a terminal), each collected. */
-function pipes() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
-    stdout: () => out.join(""),
-    stderr: () => err.join(""),
-  };
 }
 
 const text = (events: { event: ModelEvent }[]) =>

@@ -8,28 +8,9 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { agentCommand } from "../../server-bridge/cli/agent.ts";
-import type { AgentConfig } from "../../server-bridge/config.ts";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { startTestServer, tempDir } from "../support/server.ts";
-
-const agentConfig = (url: string): AgentConfig => ({
-  openaiBaseUrl: url,
-  openaiApiKey: "sk-attach-test",
-  stepTokens: 1000,
-  threadTokens: 1_000_000,
-  dailyTokens: 1_000_000,
-  stepCap: 20,
-});
-
-function pipes() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
-    stdout: () => out.join(""),
-    stderr: () => err.join(""),
-  };
-}
+import { agentConfig, pipes } from "./terminal-kit.ts";
 
 describe("the terminal agent's --attach", () => {
   it("saves each file as the local user's asset, names it in the request, and the model can view the image", async () => {
@@ -44,7 +25,7 @@ describe("the terminal agent's --attach", () => {
     const notes = join(dir, "notes.txt");
     writeFileSync(notes, "buy milk");
     await using fake = await startFakeOpenAI({ script: [{ text: "Noted." }] });
-    await using server = await startTestServer({ agent: agentConfig(fake.url) });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
     const { store } = server.app;
     const { io, stdout, stderr } = pipes();
     const run = agentCommand(["what is this?", "--attach", png, "--attach", notes], {
@@ -90,7 +71,7 @@ describe("the terminal agent's --attach", () => {
     const broken = join(dir, "broken.png");
     writeFileSync(broken, "not a picture");
     await using fake = await startFakeOpenAI({ script: [{ text: "never" }] });
-    await using server = await startTestServer({ agent: agentConfig(fake.url) });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
     const cases: [string, RegExp][] = [
       [join(dir, "missing.png"), /^--attach .*missing\.png: there is no such file\n$/],
       [dir, /: it is a folder\n$/],
