@@ -12,17 +12,20 @@ import {
   ControlButton,
   Controls,
   type Edge,
+  type EdgeChange,
   type FinalConnectionState,
   MiniMap,
   type NodeChange,
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
+import type { MenuRequest } from "./CanvasMenu.tsx";
 import { connectionRefusal, handleType } from "./handles.ts";
+import { fitOnceMeasured } from "./view.ts";
 import { type WorkflowFlowNode, WorkflowNode } from "./WorkflowNode.tsx";
 
 const nodeTypes = { workflow: WorkflowNode };
@@ -48,12 +51,14 @@ export interface CanvasProps {
   byAction?: boolean;
   /** The `?` among the canvas controls: the list of keyboard shortcuts. */
   onShortcuts(): void;
+  /** A right-click (or the Menu key, Shift+F10): what it was on is the selection by then. */
+  onMenu(request: MenuRequest): void;
 }
 
 const LIVE = new Set(["queued", "running"]);
 
 export function Canvas(props: CanvasProps) {
-  const { graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction, onShortcuts } = props;
+  const { graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction, onShortcuts, onMenu } = props;
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
   const fromGraph = useCallback(
@@ -115,17 +120,31 @@ export function Canvas(props: CanvasProps) {
       );
   }, [graph, flow, byAction]);
 
-  const edges = useMemo<Edge[]>(
+  // The selected connections (clicked, or focused and Entered): Delete removes them. The edges
+  // themselves follow the graph as it is drawn (an action's nodes and their edges arrive together).
+  const [chosenEdges, setChosenEdges] = useState<ReadonlySet<string>>(new Set());
+  const edges = useMemo(() => edgesOf(graph, chosenEdges), [graph, chosenEdges]);
+  // A deleted connection is no longer chosen (a later one given its id must not come back selected).
+  useEffect(
     () =>
-      graph.edges.map((e) => ({
-        id: e.id,
-        source: e.source,
-        sourceHandle: e.sourceHandle,
-        target: e.target,
-        targetHandle: e.targetHandle,
-      })),
+      setChosenEdges((now) => {
+        const live = [...now].filter((id) => graph.edges.some((e) => e.id === id));
+        return live.length === now.size ? now : new Set(live);
+      }),
     [graph],
   );
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    const picks = changes.filter((c) => c.type === "select");
+    if (picks.length === 0) return;
+    setChosenEdges((now) => {
+      const next = new Set(now);
+      for (const pick of picks) {
+        if (pick.selected) next.add(pick.id);
+        else next.delete(pick.id);
+      }
+      return next;
+    });
+  }, []);
 
   // Moves with the arrow keys (a focused, selected node) end as no drag does: they are recorded once
   // the keys rest, as one step. A drag's own last position change is already in the graph by then.
@@ -203,12 +222,51 @@ export function Canvas(props: CanvasProps) {
     });
   };
 
+  // A context menu acts on the selection: what it opens on becomes the selection unless it is in it
+  // (a connection is always alone: its menu only deletes it).
+  const selectOnly = (nodeIds: readonly string[], edgeIds: readonly string[]) => {
+    setNodes((current) => current.map((n) => ({ ...n, selected: nodeIds.includes(n.id) })));
+    setChosenEdges(new Set(edgeIds));
+  };
+  const openMenu = (kind: MenuRequest["kind"], point: { clientX: number; clientY: number }) => {
+    if (!wrapper.current) return;
+    const box = wrapper.current.getBoundingClientRect();
+    onMenu({
+      kind,
+      at: { x: point.clientX - box.left, y: point.clientY - box.top },
+      flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
+    });
+  };
+  const menuOnNode = (id: string, point: { clientX: number; clientY: number }) => {
+    if (!nodes.find((n) => n.id === id)?.selected) selectOnly([id], []);
+    openMenu("node", point);
+  };
+  const menuOnEdge = (id: string, point: { clientX: number; clientY: number }) => {
+    selectOnly([], [id]);
+    openMenu("edge", point);
+  };
+  // From the keyboard: the Menu key or Shift+F10 on a focused node or connection, or on the canvas.
+  const onMenuKey = (event: ReactKeyboardEvent) => {
+    if (event.key !== "ContextMenu" && !(event.key === "F10" && event.shiftKey)) return;
+    const target = event.target as Element;
+    const element = target.closest<HTMLElement>(".react-flow__node, .react-flow__edge") ?? wrapper.current;
+    if (!element) return;
+    event.preventDefault();
+    const r = element.getBoundingClientRect();
+    const point = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    const id = element.dataset.id ?? element.getAttribute("data-id");
+    if (element.classList.contains("react-flow__node") && id) menuOnNode(id, point);
+    else if (element.classList.contains("react-flow__edge") && id) menuOnEdge(id, point);
+    else openMenu("pane", point);
+  };
+
   return (
     <section
       className="canvas"
       aria-label="Workflow canvas"
       tabIndex={-1}
       ref={wrapper}
+      onKeyDown={onMenuKey}
       onDoubleClick={(event) => {
         if (!(event.target as HTMLElement).classList.contains("react-flow__pane") || !wrapper.current) return;
         const box = wrapper.current.getBoundingClientRect();
@@ -223,6 +281,7 @@ export function Canvas(props: CanvasProps) {
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
         onNodeDragStop={(_event, _node, dragged) => {
           const moves = dragged
@@ -262,6 +321,22 @@ export function Canvas(props: CanvasProps) {
           ]);
         }}
         onConnectEnd={onConnectEnd}
+        onNodeContextMenu={(event, node) => {
+          event.preventDefault();
+          menuOnNode(node.id, event);
+        }}
+        onSelectionContextMenu={(event) => {
+          event.preventDefault();
+          openMenu("node", event);
+        }}
+        onEdgeContextMenu={(event, edge) => {
+          event.preventDefault();
+          menuOnEdge(edge.id, event);
+        }}
+        onPaneContextMenu={(event) => {
+          event.preventDefault();
+          openMenu("pane", event);
+        }}
         deleteKeyCode={null}
         zoomOnDoubleClick={false}
         minZoom={0.1}
@@ -286,39 +361,16 @@ export function Canvas(props: CanvasProps) {
   );
 }
 
-/**
- * Runs `step` on the coming frames until it says it is done, at most `frames` times (the last call is
- * told so): React Flow draws and measures a new node a frame or two after the edit that made it.
- */
-export function eachFrameUntil(step: (last: boolean) => boolean, frames = 60): void {
-  requestAnimationFrame(() => {
-    if (!step(frames <= 1) && frames > 1) eachFrameUntil(step, frames - 1);
-  });
-}
-
-/**
- * Fits the view, to the whole graph or `only` to these nodes, once React Flow has measured them (a fit
- * before that would leave them out).
- */
-export function fitOnceMeasured(
-  flow: {
-    getInternalNode(id: string): { measured: { width?: number | undefined } } | undefined;
-    fitView(options: { padding: number; maxZoom: number; nodes?: { id: string }[] }): Promise<boolean>;
-  },
-  ids: string[],
-  only = false,
-): void {
-  eachFrameUntil((last) => {
-    const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
-    if (measured || last) {
-      void flow.fitView({
-        padding: only ? 0.5 : 0.15,
-        maxZoom: 1,
-        ...(only ? { nodes: ids.map((id) => ({ id })) } : {}),
-      });
-    }
-    return measured;
-  });
+/** React Flow's edges for the graph's, the chosen ones selected. */
+function edgesOf(graph: Graph, chosen: ReadonlySet<string>): Edge[] {
+  return graph.edges.map((e) => ({
+    id: e.id,
+    source: e.source,
+    sourceHandle: e.sourceHandle,
+    target: e.target,
+    targetHandle: e.targetHandle,
+    selected: chosen.has(e.id),
+  }));
 }
 
 /** The type of the handle a palette request connects from (for filtering the palette). */

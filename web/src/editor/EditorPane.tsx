@@ -4,12 +4,13 @@
  */
 import "@xyflow/react/dist/style.css";
 import "./editor.css";
-import { type Node, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
-import { Canvas, eachFrameUntil, fitOnceMeasured, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
+import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
+import { CanvasMenu, type MenuRequest, menuFor } from "./CanvasMenu.tsx";
 import type { Edit, EditorController } from "./controller.ts";
 import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
@@ -21,6 +22,7 @@ import { RunControls } from "./RunControls.tsx";
 import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
+import { fitOnceMeasured, focusOnceDrawn, nearestLeft } from "./view.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 
 export interface EditorPaneProps {
@@ -165,12 +167,16 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     pastes.current = 0;
     problem(controller.userEdit("ui_copy", { node_ids: selected }));
   };
-  const paste = () => {
+  /** Pastes the copy a step further each time, or `at` a point (the context menu's `Paste here`). */
+  const paste = (at?: { x: number; y: number }) => {
     const fragment = controller.store.getSnapshot().clipboard;
     if (!fragment || !workflow) return;
     const step = 40 * ++pastes.current;
+    const left = Math.min(...fragment.nodes.map((n) => n.position.x));
+    const top = Math.min(...fragment.nodes.map((n) => n.position.y));
+    const offset = at ? { x: Math.round(at.x - left), y: Math.round(at.y - top) } : { x: step, y: step };
     const before = new Set(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
-    problem(controller.userEdit("ui_paste", { fragment, offset: { x: step, y: step } }));
+    problem(controller.userEdit("ui_paste", { fragment, offset }));
     setSelectNow(
       controller.store
         .getSnapshot()
@@ -179,6 +185,28 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     );
   };
 
+  const duplicate = () => {
+    copy();
+    paste();
+  };
+  const selectAll = () => setSelectNow(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
+  const remove = () => {
+    const nodes = flow.getNodes().filter((n) => n.selected);
+    const edges = flow.getEdges().filter((e) => e.selected);
+    if (nodes.length === 0 && edges.length === 0) return;
+    // Focus on what goes (or nowhere): it moves to the nearest node left (or the canvas), not the page.
+    const focused = document.activeElement;
+    const lost =
+      focused === document.body ||
+      nodes.some((n) => focused?.matches(`.react-flow__node[data-id="${CSS.escape(n.id)}"]`)) ||
+      focused?.closest(".react-flow__edge") != null;
+    const next = nearestLeft(flow.getNodes(), nodes);
+    void flow.deleteElements({ nodes, edges }).then(() => {
+      if (!lost) return;
+      if (next) focusOnceDrawn(next);
+      else canvasBox.current?.querySelector<HTMLElement>(".canvas")?.focus();
+    });
+  };
   useEditorKeys(
     {
       undo: () => controller.store.undo(),
@@ -186,28 +214,10 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       save: () => void save(),
       palette: () => workflow && openPalette(),
       copy,
-      paste,
-      duplicate: () => {
-        copy();
-        paste();
-      },
-      remove: () => {
-        const nodes = flow.getNodes().filter((n) => n.selected);
-        const edges = flow.getEdges().filter((e) => e.selected);
-        if (nodes.length === 0 && edges.length === 0) return;
-        // Focus on what goes (or nowhere): it moves to the nearest node left (or the canvas), not the page.
-        const focused = document.activeElement;
-        const lost =
-          focused === document.body ||
-          nodes.some((n) => focused?.matches(`.react-flow__node[data-id="${CSS.escape(n.id)}"]`)) ||
-          focused?.closest(".react-flow__edge") != null;
-        const next = nearestLeft(flow.getNodes(), nodes);
-        void flow.deleteElements({ nodes, edges }).then(() => {
-          if (!lost) return;
-          if (next) focusOnceDrawn(next);
-          else canvasBox.current?.querySelector<HTMLElement>(".canvas")?.focus();
-        });
-      },
+      paste: () => paste(),
+      duplicate,
+      selectAll,
+      remove,
       shortcuts: openShortcuts,
     },
     useCallback(() => pane.current, []),
@@ -225,6 +235,38 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
     problem(controller.userEdits(moves.map((args) => ({ op: "ui_move_node", args }))));
     requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
   };
+
+  // The context menu: what it offers depends on what it opened on (the selection by then).
+  const [menu, setMenu] = useState<MenuRequest | undefined>();
+  const menuOpener = useRef<Element | null>(null);
+  const openMenu = useCallback((request: MenuRequest) => {
+    menuOpener.current = document.activeElement;
+    setMenu(request);
+  }, []);
+  const closeMenu = (refocus: boolean) => {
+    setMenu(undefined);
+    const opener = menuOpener.current;
+    if (refocus && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+  };
+  const chosen = new Set(selected);
+  const wired = graph.edges.filter((e) => chosen.has(e.source) || chosen.has(e.target));
+  const some = graph.nodes.length > 0;
+  const shownMenu =
+    menu &&
+    menuFor(menu.kind, selected.length, {
+      copy,
+      duplicate,
+      remove,
+      disconnect:
+        wired.length > 0
+          ? () => problem(controller.userEdits(wired.map((e) => ({ op: "ui_delete_edge", args: { edge_id: e.id } }))))
+          : undefined,
+      addNode: () => showPalette({ at: menu.at, flow: menu.flow }),
+      paste: snapshot.clipboard ? () => paste(menu.flow) : undefined,
+      selectAll: some ? selectAll : undefined,
+      layout: some ? layout : undefined,
+      fit: some ? () => void flow.fitView({ padding: 0.15, maxZoom: 1 }) : undefined,
+    });
 
   const inspected = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
   const only = palette && requestHandleType(graph, palette);
@@ -300,7 +342,11 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
               onPalette={showPalette}
               onMessage={problem}
               onShortcuts={openShortcuts}
+              onMenu={openMenu}
             />
+            {menu && shownMenu ? (
+              <CanvasMenu label={shownMenu.label} at={menu.at} items={shownMenu.items} onClose={closeMenu} />
+            ) : null}
             {palette ? (
               <Palette
                 at={palette.at}
@@ -324,26 +370,4 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       {shortcutsOpen ? <ShortcutsDialog onClose={closeShortcuts} /> : null}
     </section>
   );
-}
-
-/** The node nearest the first of `gone` among those that stay (undefined when none stay). */
-function nearestLeft(all: readonly Node[], gone: readonly Node[]): string | undefined {
-  const from = gone[0]?.position;
-  const goneIds = new Set(gone.map((n) => n.id));
-  let best: { id: string; d: number } | undefined;
-  for (const node of all) {
-    if (goneIds.has(node.id)) continue;
-    const d = from ? Math.hypot(node.position.x - from.x, node.position.y - from.y) : 0;
-    if (!best || d < best.d) best = { id: node.id, d };
-  }
-  return best?.id;
-}
-
-/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
-function focusOnceDrawn(nodeId: string): void {
-  eachFrameUntil(() => {
-    const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
-    element?.focus();
-    return element !== null && document.activeElement === element;
-  });
 }

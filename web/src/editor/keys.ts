@@ -1,6 +1,6 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +C / +V / +D copy, paste, duplicate the selected nodes, Delete or Backspace removes the selection, `?`
+ * +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace removes the selection, `?`
  * lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
@@ -16,6 +16,7 @@ export interface EditorKeys {
   copy(): void;
   paste(): void;
   duplicate(): void;
+  selectAll(): void;
   remove(): void;
   shortcuts(): void;
 }
@@ -53,6 +54,7 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         c: k.copy,
         v: k.paste,
         d: k.duplicate,
+        a: k.selectAll,
       };
       const action = actions[key];
       if (!action) return;

@@ -1,0 +1,62 @@
+/**
+ * The canvas's view after an edit: React Flow draws and measures a new node a frame or two after the
+ * edit that made it, so fitting the view to it or focusing it waits for that.
+ */
+import type { Node } from "@xyflow/react";
+
+/**
+ * Runs `step` on the coming frames until it says it is done, at most `frames` times (the last call is
+ * told so): React Flow draws and measures a new node a frame or two after the edit that made it.
+ */
+export function eachFrameUntil(step: (last: boolean) => boolean, frames = 60): void {
+  requestAnimationFrame(() => {
+    if (!step(frames <= 1) && frames > 1) eachFrameUntil(step, frames - 1);
+  });
+}
+
+/**
+ * Fits the view, to the whole graph or `only` to these nodes, once React Flow has measured them (a fit
+ * before that would leave them out).
+ */
+export function fitOnceMeasured(
+  flow: {
+    getInternalNode(id: string): { measured: { width?: number | undefined } } | undefined;
+    fitView(options: { padding: number; maxZoom: number; nodes?: { id: string }[] }): Promise<boolean>;
+  },
+  ids: string[],
+  only = false,
+): void {
+  eachFrameUntil((last) => {
+    const measured = ids.every((id) => flow.getInternalNode(id)?.measured.width);
+    if (measured || last) {
+      void flow.fitView({
+        padding: only ? 0.5 : 0.15,
+        maxZoom: 1,
+        ...(only ? { nodes: ids.map((id) => ({ id })) } : {}),
+      });
+    }
+    return measured;
+  });
+}
+
+/** The node nearest the first of `gone` among those that stay (undefined when none stay). */
+export function nearestLeft(all: readonly Node[], gone: readonly Node[]): string | undefined {
+  const from = gone[0]?.position;
+  const goneIds = new Set(gone.map((n) => n.id));
+  let best: { id: string; d: number } | undefined;
+  for (const node of all) {
+    if (goneIds.has(node.id)) continue;
+    const d = from ? Math.hypot(node.position.x - from.x, node.position.y - from.y) : 0;
+    if (!best || d < best.d) best = { id: node.id, d };
+  }
+  return best?.id;
+}
+
+/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
+export function focusOnceDrawn(nodeId: string): void {
+  eachFrameUntil(() => {
+    const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
+    element?.focus();
+    return element !== null && document.activeElement === element;
+  });
+}
