@@ -64,6 +64,14 @@ describe("the canvas's other button and its keys", () => {
     expect(await nodes(page).count()).toBe(2);
     await page.keyboard.press("Control+z");
     await expect.poll(() => edges(page).count()).toBe(1);
+    // By keyboard: a focused connection is selected by Enter.
+    await edges(page).first().focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".react-flow__edge.selected").count()).toBe(1);
+    await page.keyboard.press("Delete");
+    await expect.poll(() => edges(page).count()).toBe(0);
+    await page.keyboard.press("Control+z");
+    await expect.poll(() => edges(page).count()).toBe(1);
 
     // The connection's own menu: one item, which deletes it (the nodes stay).
     const again = await edgeMiddle(page);
