@@ -1,8 +1,8 @@
 /**
  * Workflows as files, as a person moves them between servers: `Import` opens a file (a bare graph, or
  * one `Export` wrote; chosen, or dropped on the editor) as a new workflow; `Export` downloads the graph
- * on screen, unsaved changes too; a file that is not a workflow is refused with what is wrong, and
- * nothing is stored.
+ * on screen, unsaved changes too, and `Duplicate` makes it a new workflow here; a file that is not a
+ * workflow is refused with what is wrong, and nothing is stored.
  */
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
@@ -98,6 +98,44 @@ describe("workflow files", () => {
       "Pictures",
       "Last",
     ]);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("duplicates the workflow on screen, unsaved changes too, as `(copy)`, and the original keeps its draft", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const stored = async () =>
+      (await server.app.store.sql("SELECT name, graph, version FROM workflows ORDER BY created_at").all()) as {
+        name: string;
+        graph: string;
+        version: number;
+      }[];
+    await importFile(page, "Adder chain.json", JSON.stringify(GRAPH));
+    await page.getByText("Adder chain · version 1").waitFor();
+    await addNode(page, "multiply", "math.multiply");
+    await page.getByText(/unsaved draft/).waitFor();
+
+    await page.getByRole("button", { name: "Duplicate workflow" }).click();
+    await page.getByText(/^Adder chain \(copy\) · version 1$/).waitFor();
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
+    const [original, copy] = await stored();
+    expect(copy?.name).toBe("Adder chain (copy)");
+    expect(JSON.parse(copy?.graph ?? "{}").nodes.map((n: { type: string }) => n.type)).toEqual([
+      "math.add",
+      "math.add",
+      "math.multiply",
+    ]);
+    expect(JSON.parse(copy?.graph ?? "{}").edges).toEqual(GRAPH.edges);
+    // The original is as it was stored, and its draft is still there when it is opened again.
+    expect(JSON.parse(original?.graph ?? "{}").nodes).toHaveLength(2);
+    await page.getByRole("combobox", { name: "Workflow", exact: true }).selectOption({ label: "Adder chain" });
+    await page.getByText("Adder chain · version 1 · unsaved draft").waitFor();
+    expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
+
+    // A second copy is `(copy 2)`.
+    await page.getByRole("button", { name: "Duplicate workflow" }).click();
+    await page.getByText(/^Adder chain \(copy 2\) · version 1$/).waitFor();
+    expect((await stored()).map((w) => w.name)).toEqual(["Adder chain", "Adder chain (copy)", "Adder chain (copy 2)"]);
     expect(app.problems).toEqual([]);
   });
 

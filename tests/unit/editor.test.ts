@@ -1,10 +1,11 @@
 /**
  * The editor's pure parts: undo groups in the store (an action's edits are one step, a field's
  * keystrokes are one step), connection checks and the palette's filter from handle types, the auto
- * layout's left-to-right order, and the approval dialog's view of image arguments.
+ * layout's left-to-right order, a duplicate's name, and the approval dialog's view of image arguments.
  */
 import { describe, expect, it } from "vitest";
 import type { Workflow } from "../../shared/graph/document.ts";
+import { copyName } from "../../web/src/editor/controller.ts";
 import { compatibleTypes, connectionRefusal, inputHandles } from "../../web/src/editor/handles.ts";
 import { autoLayout } from "../../web/src/editor/layout.ts";
 import { EditorStore } from "../../web/src/editor/store.ts";
@@ -145,6 +146,15 @@ describe("auto layout", () => {
       // Above, and not overlapping: a number node is at least 60 px tall.
       expect(yb - ya).toBeGreaterThanOrEqual(60);
     }
+  });
+});
+
+describe("the name of a duplicated workflow", () => {
+  it("is `(copy)`, then `(copy 2)`, `(copy 3)`; a copy's copy counts on from its original's name", () => {
+    expect(copyName("Demo", ["Demo"])).toBe("Demo (copy)");
+    expect(copyName("Demo", ["Demo", "Demo (copy)"])).toBe("Demo (copy 2)");
+    expect(copyName("Demo (copy)", ["Demo", "Demo (copy)", "Demo (copy 2)"])).toBe("Demo (copy 3)");
+    expect(copyName("Demo (copy 2)", ["Demo (copy 2)"])).toBe("Demo (copy)");
   });
 });
 

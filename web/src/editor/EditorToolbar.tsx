@@ -1,6 +1,6 @@
 /**
  * The editor's toolbar: the workflow picker, New, Import, Save, Undo/Redo, Add node, Auto layout, the
- * run controls, and the open workflow's name (renamed in place), version, Export and Delete.
+ * run controls, and the open workflow's name (renamed in place), version, Duplicate, Export and Delete.
  */
 import type { ReactNode } from "react";
 import { useSyncExternalStore } from "react";
@@ -82,6 +82,17 @@ export function EditorToolbar(props: EditorToolbarProps) {
             version {workflow.version}
             {snapshot.dirty ? " · unsaved draft" : ""}
           </span>
+          <button
+            type="button"
+            title="Open a copy of this workflow (unsaved changes too) as a new workflow"
+            aria-label="Duplicate workflow"
+            onClick={async () => {
+              await workflows.refresh();
+              onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));
+            }}
+          >
+            Duplicate
+          </button>
           <ExportWorkflow file={() => controller.exportFile()} />
           <DeleteWorkflow key={workflow.id} name={workflow.name} onDelete={onDelete} />
         </>

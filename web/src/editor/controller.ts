@@ -128,6 +128,16 @@ export class EditorController {
     return this.#createAndOpen({ name: workflow.name, description: workflow.description, graph });
   }
 
+  /**
+   * A copy of the open workflow, with the graph on screen (its unsaved draft too), named `<name> (copy)`
+   * (`(copy 2)`... when `taken` has that name), opened; the original keeps its draft.
+   */
+  async duplicate(taken: readonly string[]): Promise<string | undefined> {
+    const { workflow, graph } = this.store.getSnapshot();
+    if (!workflow) return "No workflow is open.";
+    return this.#createAndOpen({ name: copyName(workflow.name, taken), description: workflow.description, graph });
+  }
+
   /** A file `Export` wrote (or a bare graph) as a new workflow, opened; or why it cannot be. */
   async importFile(file: Pick<File, "name" | "size" | "text">): Promise<string | undefined> {
     if (file.size > WORKFLOW_FILE_MAX_BYTES) {
@@ -255,5 +265,15 @@ export class EditorController {
   async #audit(op: DocumentOp, args: Record<string, unknown>): Promise<void> {
     // Auditing a hand edit must never block or undo the edit itself; a failure is only a missing row.
     await this.calls.authorize(op, args).catch(() => undefined);
+  }
+}
+
+/** `<name> (copy)`, or `(copy 2)`, `(copy 3)`... the first that no workflow in `taken` has. */
+export function copyName(name: string, taken: readonly string[]): string {
+  const base = name.replace(/ \(copy(?: \d+)?\)$/, "");
+  const names = new Set(taken);
+  for (let n = 1; ; n++) {
+    const candidate = `${base} (copy${n === 1 ? "" : ` ${n}`})`;
+    if (!names.has(candidate)) return candidate;
   }
 }
