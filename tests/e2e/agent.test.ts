@@ -239,6 +239,24 @@ export default (await workflows.create({ name: "Child" })).name;`;
     const before = await offset(request);
     await region.getByText("Four more done.").waitFor();
     expect(Math.abs((await offset(request)) - before)).toBeLessThan(4);
+
+    // Reading above, the person has `Jump to newest`, which takes them to the newest message and back
+    // to the message box; at the newest message there is none.
+    const jump = page.getByRole("button", { name: "Jump to newest", exact: true });
+    const composer = await page.getByRole("textbox", { name: "Message" }).boundingBox();
+    await jump.waitFor();
+    // It lies over the conversation's foot: the message box has not moved for it.
+    const sent = page.getByRole("button", { name: "Send" });
+    const [over, under] = [await jump.boundingBox(), await region.boundingBox()];
+    expect(over && under && over.y > under.y && over.y + over.height <= under.y + under.height).toBe(true);
+    await jump.click();
+    await expect.poll(() => placement(region.getByText("Four more done."))).toBe("in view");
+    await jump.waitFor({ state: "detached" });
+    expect(await page.getByRole("textbox", { name: "Message" }).evaluate((el) => el === document.activeElement)).toBe(
+      true,
+    );
+    expect((await page.getByRole("textbox", { name: "Message" }).boundingBox())?.y).toBe(composer?.y);
+    expect(await sent.isVisible()).toBe(true);
   });
 
   it("shows a long conversation's newest messages, the earlier ones on request, and its buttons inside the panel", async () => {

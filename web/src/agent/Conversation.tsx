@@ -54,6 +54,8 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   }, [persistence]);
   const scroller = useRef<HTMLElement>(null);
   const prompt = useRef<HTMLTextAreaElement>(null);
+  // Scrolled up to read: `Jump to newest` takes the person back down (as chat apps have it).
+  const [reading, setReading] = useState(false);
   // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the
   // person sends or asks for earlier ones, else the newest page of the thread on screen.
   const [logWindow, setLogWindow] = useState<{ threadId: string | undefined; hidden: number }>();
@@ -74,15 +76,19 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     );
   }
 
-  /** Sends `text`; `lost` runs when it never reached the conversation (default: it goes back in the box). */
-  const sendText = (text: string, lost = () => changeDraft(text)) => {
-    setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
-    // A person who sends is back at the newest message, from where the section keeps it in view.
+  const toNewest = () => {
     const section = scroller.current;
     if (section) {
       section.scrollTop = 0;
       delete section.dataset.reading;
     }
+    setReading(false);
+  };
+  /** Sends `text`; `lost` runs when it never reached the conversation (default: it goes back in the box). */
+  const sendText = (text: string, lost = () => changeDraft(text)) => {
+    setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
+    // A person who sends is back at the newest message, from where the section keeps it in view.
+    toNewest();
     // A request that never reached the conversation (the server refused or could not be reached) goes
     // back in the box, unless the person has begun another.
     void agent.send(text).then((reached) => {
@@ -139,7 +145,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
         aria-live="polite"
         aria-busy={agent.running}
         ref={scroller}
-        onScroll={(event) => markReading(event.currentTarget)}
+        onScroll={(event) => setReading(markReading(event.currentTarget))}
         {...dropToAttach}
       >
         <div className="conversation-log">
@@ -190,6 +196,18 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
           ) : null}
         </div>
       </section>
+      {reading ? (
+        <button
+          type="button"
+          className="jump-newest"
+          onClick={() => {
+            toNewest();
+            prompt.current?.focus();
+          }}
+        >
+          Jump to newest <span aria-hidden="true">↓</span>
+        </button>
+      ) : null}
       <form className="composer" onSubmit={submit} {...dropToAttach}>
         <label className="message">
           Message
@@ -247,10 +265,13 @@ const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : t
  * The conversation is a reversed column: its scroll offset is 0 at the newest message, negative above.
  * At 0 the browser keeps it there as messages come (scroll anchoring off); scrolled up to read, anchoring
  * keeps what the person reads where it is while messages come below (`data-reading`, styles.css).
+ * Answers whether the person is reading above the newest message.
  */
-function markReading(section: HTMLElement) {
-  if (Math.abs(section.scrollTop) < 2) delete section.dataset.reading;
-  else section.dataset.reading = "";
+function markReading(section: HTMLElement): boolean {
+  const reading = Math.abs(section.scrollTop) >= 2;
+  if (reading) section.dataset.reading = "";
+  else delete section.dataset.reading;
+  return reading;
 }
 
 /** Unchanged props (the panel re-renders on every run of the Action tab) skip its render. */
