@@ -2,7 +2,8 @@
  * Carrying on in the agent panel: `Retry` sends a request that got no final answer again (after a
  * reload too, and for a turn a crash cut), a step's code goes to the `Action` editor to be changed and
  * run by the person, the `Model` chosen is kept across reloads, and files attached to a message are
- * saved as the person's assets and named to the agent by their ids, and an answer copies with `Copy`.
+ * saved as the person's assets and named to the agent by their ids, and an answer copies with `Copy`
+ * (a code block in it with `Copy the code`, and goes to the `Action` editor when it is JavaScript).
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -240,6 +241,40 @@ describe("carrying on in the agent panel", () => {
     await copy.click();
     await conversation(page).getByRole("status").filter({ hasText: "Copied." }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ANSWER);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("gives a code block in an answer Copy the code, and a JavaScript one Edit in Action tab", async () => {
+    const CODE = 'import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";\nexport default 6 * 7;';
+    const ANSWER = `Run this yourself:\n\n\`\`\`js\n${CODE}\n\`\`\`\n\nor from a shell:\n\n\`\`\`sh\nnpm run action -- sum.js\n\`\`\``;
+    await using fake = await startFakeOpenAI({ script: [{ text: ANSWER }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, context } = app;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "how do I count?");
+    await conversation(page).getByText("or from a shell").waitFor();
+    const blocks = conversation(page).locator(".code-block");
+    await blocks.nth(1).waitFor();
+    expect(await blocks.count()).toBe(2);
+    // Each block copies its own code; only the JavaScript one goes to the Action tab.
+    await blocks.nth(1).getByRole("button", { name: "Copy the code" }).click();
+    await blocks.nth(1).getByRole("status").filter({ hasText: "Copied." }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("npm run action -- sum.js");
+    expect(await blocks.nth(1).getByRole("button", { name: "Edit in Action tab" }).count()).toBe(0);
+    await blocks.nth(0).getByRole("button", { name: "Copy the code" }).click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(CODE);
+    await blocks.nth(0).getByRole("button", { name: "Edit in Action tab" }).click();
+    expect(await page.getByRole("tab", { name: "Action" }).getAttribute("aria-selected")).toBe("true");
+    await expect
+      .poll(() =>
+        page
+          .getByRole("textbox", { name: "Action" })
+          .evaluate((el) => [...el.querySelectorAll(".cm-line")].map((line) => line.textContent).join("\n")),
+      )
+      .toBe(CODE);
+    await page.keyboard.press("ControlOrMeta+Enter");
+    expect(await finished(page)).toContain("42");
     expect(app.problems).toEqual([]);
   });
 });

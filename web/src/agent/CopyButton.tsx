@@ -1,10 +1,10 @@
 /**
- * `Copy` under an answer of the agent: puts its text (the Markdown as the model wrote it) on the
- * clipboard and says so for a moment, or says that the browser refused.
+ * `Copy` under an answer of the agent (its text, the Markdown as the model wrote it) or on a code block
+ * in it (the code): puts it on the clipboard and says so for a moment, or says that the browser refused.
  */
 import { useEffect, useState } from "react";
 
-export function CopyButton({ text }: { text: string }) {
+export function CopyButton({ text, label = "Copy the answer" }: { text: string; label?: string }) {
   const [said, setSaid] = useState<string | undefined>();
   useEffect(() => {
     if (said === undefined) return;
@@ -16,7 +16,7 @@ export function CopyButton({ text }: { text: string }) {
       <button
         type="button"
         className="copy"
-        aria-label="Copy the answer"
+        aria-label={label}
         onClick={() =>
           void navigator.clipboard.writeText(text).then(
             () => setSaid("Copied."),
