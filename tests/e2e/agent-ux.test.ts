@@ -164,6 +164,29 @@ describe("the agent panel, for a first-time user", () => {
     expect(titles).toEqual([{ title: "first request" }, { title: "second request" }]);
     expect(app.problems).toEqual([]);
   });
+
+  it("offers suggestions in an empty conversation: one goes into the message box, to send or change", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "You have no workflows yet." }] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    const suggestions = conversation(page).getByRole("list", { name: "Suggestions" });
+    expect(await suggestions.getByRole("button").allTextContents()).toEqual([
+      "What workflows do I have?",
+      "Build a workflow that adds 2 and 40, then run it",
+      "What can you do here?",
+    ]);
+    await suggestions.getByRole("button", { name: "What workflows do I have?" }).click();
+    const box = page.getByRole("textbox", { name: "Message" });
+    expect(await box.inputValue()).toBe("What workflows do I have?");
+    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Nothing was sent until the person sends it.
+    expect(fake.requests).toHaveLength(0);
+    await page.keyboard.press("Enter");
+    await conversation(page).getByText("You have no workflows yet.").waitFor();
+    expect(await suggestions.count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
   it("says why a turn ended early again after a reload and after switching conversations", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ error: { status: 401 } }, { tool_calls: [action("while (true) {}", { title: "Spin" })] }],

@@ -150,7 +150,26 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
       >
         <div className="conversation-log">
           {agent.messages.length === 0 && !agent.running ? (
-            <p className="status">Ask the agent to do something with your workflows, assets or data.</p>
+            <div className="starters">
+              <p className="status">
+                Ask the agent to do something with your workflows, assets or data, or begin with:
+              </p>
+              <ul aria-label="Suggestions">
+                {STARTERS.map((text) => (
+                  <li key={text}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        changeDraft(text);
+                        prompt.current?.focus();
+                      }}
+                    >
+                      {text}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : null}
           {hidden > 0 ? (
             <button
@@ -257,6 +276,13 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     </div>
   );
 }
+
+/** What an empty conversation offers to begin with: each goes into Message, to send or change first. */
+const STARTERS = [
+  "What workflows do I have?",
+  "Build a workflow that adds 2 and 40, then run it",
+  "What can you do here?",
+];
 
 /** A request as a tooltip names it: its first 80 characters. */
 const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text);
