@@ -3,8 +3,10 @@
  * reload too, and for a turn a crash cut), a step's code goes to the `Action` editor to be changed and
  * run by the person, the `Model` chosen is kept across reloads, and files attached to a message are
  * saved as the person's assets and named to the agent by their ids, and an answer copies with `Copy`
- * (a code block in it with `Copy the code`, and goes to the `Action` editor when it is JavaScript).
+ * (a code block in it with `Copy the code`, and goes to the `Action` editor when it is JavaScript), and
+ * the conversation downloads as Markdown with `Export`.
  */
+import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
@@ -241,6 +243,27 @@ describe("carrying on in the agent panel", () => {
     await copy.click();
     await conversation(page).getByRole("status").filter({ hasText: "Copied." }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ANSWER);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("exports the open conversation as a Markdown file: requests, steps with their code and outcome, answers", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ tool_calls: [action("export default 40 + 2;", { title: "Sum" })] }, { text: "It is **42**." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "add 40 and 2");
+    await conversation(page).getByText("It is").waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export the conversation" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("add 40 and 2.md");
+    const text = await readFile(await download.path(), "utf8");
+    expect(text).toMatch(
+      /^# add 40 and 2\n\n## You\n\nadd 40 and 2\n\n## Agent\n\n\*\*Step: Sum\*\*\n\n```js\nexport default 40 \+ 2;\n```\n\nok in \d+ ms\n\n```json\n42\n```\n\nIt is \*\*42\*\*\.\n$/,
+    );
     expect(app.problems).toEqual([]);
   });
 

@@ -8,6 +8,7 @@
  */
 import { type FormEvent, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import { withAttachments } from "../../../shared/agent/attachments.ts";
+import { transcriptMarkdown } from "../../../shared/agent/transcript.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
@@ -135,6 +136,12 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
         rename={agent.rename}
         remove={agent.remove}
         onFresh={() => prompt.current?.focus()}
+        transcript={(title) =>
+          transcriptMarkdown(
+            title,
+            agent.messages.map((entry) => entry.message),
+          )
+        }
       />
       {/* The section lays its one child out bottom-up (column-reverse): it stays scrolled to the newest
           message as the conversation grows, with no script scrolling it, and stays put when the person

@@ -1,5 +1,6 @@
 /**
- * The conversation's toolbar: the thread list, New conversation, Rename (in place: Enter or Save title
+ * The conversation's toolbar: the thread list, New conversation, Export (the conversation as a Markdown
+ * file: transcript.ts), Rename (in place: Enter or Save title
  * keeps the new title, Escape or Cancel the old one, an empty title says why; focus goes back to
  * Rename), and Delete, which asks first
  * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back); Escape or
@@ -8,6 +9,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
+import { downloadText, safeFileName } from "../download.ts";
 import type { ThreadSummary } from "./useAgent.ts";
 
 export interface ThreadBarProps {
@@ -20,9 +22,12 @@ export interface ThreadBarProps {
   remove(): Promise<void>;
   /** The person starts over (a new conversation, or the open one deleted): focus goes where they type. */
   onFresh(): void;
+  /** The open conversation as Markdown, headed by `title` (what `Export` downloads). */
+  transcript(title: string): string;
 }
 
-export function ThreadBar({ threads, threadId, running, open, newThread, rename, remove, onFresh }: ThreadBarProps) {
+export function ThreadBar(props: ThreadBarProps) {
+  const { threads, threadId, running, open, newThread, rename, remove, onFresh, transcript } = props;
   const [renaming, setRenaming] = useState<string | undefined>();
   const [renameProblem, setRenameProblem] = useState<string | undefined>();
   const renameButton = useRef<HTMLButtonElement>(null);
@@ -73,6 +78,20 @@ export function ThreadBar({ threads, threadId, running, open, newThread, rename,
         <>
           <button type="button" ref={renameButton} onClick={() => setRenaming(current.title)}>
             Rename
+          </button>
+          <button
+            type="button"
+            aria-label="Export the conversation"
+            title="Download this conversation as a Markdown file"
+            onClick={() =>
+              downloadText(
+                safeFileName(current.title, "conversation", "md"),
+                transcript(current.title),
+                "text/markdown",
+              )
+            }
+          >
+            Export
           </button>
           <button type="button" ref={deleteButton} onClick={() => setConfirming(current)} disabled={running}>
             Delete

@@ -4,6 +4,7 @@
  * workflow, with the graph on screen, downloads as `<name>.json`): see workflow-file.ts.
  */
 import { useRef } from "react";
+import { downloadText } from "../download.ts";
 
 export function ImportWorkflow({ onImport }: { onImport(file: File): Promise<void> }) {
   const input = useRef<HTMLInputElement>(null);
@@ -36,13 +37,7 @@ export function ExportWorkflow({ file }: { file(): { fileName: string; text: str
       title="Download the workflow on screen (unsaved changes too) as a JSON file"
       onClick={() => {
         const made = file();
-        if (!made) return;
-        const url = URL.createObjectURL(new Blob([made.text], { type: "application/json" }));
-        const link = document.createElement("a");
-        link.href = url;
-        link.download = made.fileName;
-        link.click();
-        setTimeout(() => URL.revokeObjectURL(url), 0);
+        if (made) downloadText(made.fileName, made.text, "application/json");
       }}
     >
       Export

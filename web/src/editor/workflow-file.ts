@@ -7,6 +7,7 @@
  */
 import { Graph, validateGraph, type Workflow } from "../../../shared/graph/document.ts";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { safeFileName } from "../download.ts";
 
 /** Marks an exported file (a reader of the file sees what it is). */
 export const WORKFLOW_FILE_FORMAT = "nodetool-sandbox/workflow@1";
@@ -22,10 +23,7 @@ export interface ImportedWorkflow {
 /** The download of `workflow` with `graph` (the editor's draft) as its graph. */
 export function workflowFile(workflow: Pick<Workflow, "name" | "description">, graph: Graph) {
   const body = { format: WORKFLOW_FILE_FORMAT, name: workflow.name, description: workflow.description, graph };
-  // No character a file system refuses in a name (separators, reserved ones, control characters).
-  const safe = [...workflow.name].map((c) => (c < " " || '\\/:*?"<>|'.includes(c) ? " " : c)).join("");
-  const base = safe.replace(/ +/g, " ").trim() || "workflow";
-  return { fileName: `${base.slice(0, 120)}.json`, text: `${JSON.stringify(body, null, 2)}\n` };
+  return { fileName: safeFileName(workflow.name, "workflow", "json"), text: `${JSON.stringify(body, null, 2)}\n` };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
