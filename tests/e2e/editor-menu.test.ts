@@ -89,7 +89,8 @@ describe("the canvas's other button and its keys", () => {
     const { page } = app;
     await twoConnected(page, "Menus");
 
-    // A right-click on a node selects it and opens its menu, the first item focused; arrows move.
+    // A right-click on a node selects it and opens its menu, the first item focused; arrows move. (No
+    // model provider here: no `Ask the agent`, agent-asks.test.ts has it.)
     await node(page, "constant_string").locator(".wf-node-title").click({ button: "right" });
     expect(await menu(page).getAttribute("aria-label")).toBe("Node actions");
     expect(await menu(page).getByRole("menuitem").allTextContents()).toEqual([

@@ -1,10 +1,12 @@
 /**
  * The editor's pure parts: undo groups in the store (an action's edits are one step, a field's
  * keystrokes are one step), connection checks and the palette's filter from handle types, the auto
- * layout's left-to-right order, a duplicate's name, and the approval dialog's view of image arguments.
+ * layout's left-to-right order, a duplicate's name, a question about nodes for the agent, and the
+ * approval dialog's view of image arguments.
  */
 import { describe, expect, it } from "vitest";
 import type { Workflow } from "../../shared/graph/document.ts";
+import { aboutNodes } from "../../web/src/agent-asks.ts";
 import { copyName } from "../../web/src/editor/controller.ts";
 import { compatibleTypes, connectionRefusal, inputHandles } from "../../web/src/editor/handles.ts";
 import { autoLayout } from "../../web/src/editor/layout.ts";
@@ -155,6 +157,20 @@ describe("the name of a duplicated workflow", () => {
     expect(copyName("Demo", ["Demo", "Demo (copy)"])).toBe("Demo (copy 2)");
     expect(copyName("Demo (copy)", ["Demo", "Demo (copy)", "Demo (copy 2)"])).toBe("Demo (copy 3)");
     expect(copyName("Demo (copy 2)", ["Demo (copy 2)"])).toBe("Demo (copy)");
+  });
+});
+
+describe("a question about nodes, begun for the agent", () => {
+  it("names each node by id, title and type, and the workflow", () => {
+    expect(aboutNodes("Demo", [{ id: "a", type: "math.add" }])).toBe(
+      'About the node "a" (math.add) in the workflow "Demo": ',
+    );
+    expect(
+      aboutNodes("Demo", [
+        { id: "a", type: "math.add", title: "Sum" },
+        { id: "b", type: "text.length" },
+      ]),
+    ).toBe('About the nodes "a" (Sum, math.add), "b" (text.length) in the workflow "Demo": ');
   });
 });
 

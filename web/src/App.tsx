@@ -94,8 +94,15 @@ export function App() {
       <main>
         {page ? (
           <Dock
+            openOn={page.asks.watch}
             main={
-              <EditorPane controller={page.editor} workflows={page.workflows} jobs={page.jobs} runner={page.runner} />
+              <EditorPane
+                controller={page.editor}
+                workflows={page.workflows}
+                jobs={page.jobs}
+                runner={page.runner}
+                asks={page.asks}
+              />
             }
             panel={
               <AgentPanel
@@ -107,6 +114,7 @@ export function App() {
                 api={api}
                 calls={page.editor.calls}
                 showNode={(workflowId, nodeId) => page.editor.reveal(workflowId, nodeId)}
+                asks={page.asks}
               />
             }
           />

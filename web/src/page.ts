@@ -1,9 +1,11 @@
 /**
  * What the signed-in page is built from, once per session: the editor (store, controller, picker
- * list, runner), the jobs store and the sandbox client, and where the session's events go.
+ * list, runner), the jobs store, the sandbox client, the questions handed to the agent, and where the
+ * session's events go.
  */
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { subtaskProgress } from "./agent/subtask-progress.ts";
+import { AgentAsks } from "./agent-asks.ts";
 import { api, transport } from "./api.ts";
 import { EditorController } from "./editor/controller.ts";
 import { WorkflowRunner } from "./editor/runner.ts";
@@ -20,6 +22,8 @@ export interface PageParts {
   jobs: JobsStore;
   runner: WorkflowRunner;
   sandbox: SandboxClient;
+  /** Questions for the agent that the editor and the jobs list begin (agent-asks.ts). */
+  asks: AgentAsks;
   onEvent(event: SessionEvent): void;
 }
 
@@ -41,6 +45,7 @@ export function createPage(sessionId: string): PageParts {
     workflows,
     jobs,
     runner: new WorkflowRunner(editor, jobs),
+    asks: new AgentAsks(),
     sandbox: createSandboxClient({ sessionId, transport, ui: new UiClient(api, editorUiTarget(editor, focusTab)) }),
     onEvent(event) {
       if (event.type === "workflow_changed") workflows.apply(event);

@@ -33,9 +33,11 @@ export interface ConversationProps {
   openInAction?: ((code: string) => void) | undefined;
   /** The person's own calls, which save attached files as their assets (no `Attach files` without). */
   calls?: UserCalls | undefined;
+  /** A question begun elsewhere (agent-asks.ts), the newest by its number: it goes into Message. */
+  ask?: { text: string; n: number } | undefined;
 }
 
-function ConversationView({ api, sandbox, mode, persistence, openInAction, calls }: ConversationProps) {
+function ConversationView({ api, sandbox, mode, persistence, openInAction, calls, ask }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode, persistence);
   const attachments = useAttachments(calls);
   const [draft, setDraft] = useState("");
@@ -55,6 +57,22 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   }, [persistence]);
   const scroller = useRef<HTMLElement>(null);
   const prompt = useRef<HTMLTextAreaElement>(null);
+  // A question begun elsewhere follows what the person was writing; the cursor goes after it.
+  const asked = useRef(ask?.n);
+  const changeDraftNow = useRef(changeDraft);
+  changeDraftNow.current = changeDraft;
+  useEffect(() => {
+    if (!ask || ask.n === asked.current) return;
+    asked.current = ask.n;
+    const now = draftRef.current.replace(/\s+$/, "");
+    changeDraftNow.current(now === "" ? ask.text : `${now}\n\n${ask.text}`);
+    requestAnimationFrame(() => {
+      const box = prompt.current;
+      if (!box) return;
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+    });
+  }, [ask]);
   // Scrolled up to read: `Jump to newest` takes the person back down (as chat apps have it).
   const [reading, setReading] = useState(false);
   // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the

@@ -42,6 +42,8 @@ export interface MenuActions {
   remove(): void;
   /** The selection's connections go. */
   disconnect: (() => void) | undefined;
+  /** A question about the selection, begun in the agent's Message (absent without an agent panel). */
+  ask: (() => void) | undefined;
   addNode(): void;
   paste: (() => void) | undefined;
   selectAll: (() => void) | undefined;
@@ -66,6 +68,7 @@ export function menuFor(
         { label: "Copy", keys: modKey("C"), run: a.copy },
         { label: "Duplicate", keys: modKey("D"), run: a.duplicate },
         maybe("Disconnect", a.disconnect),
+        ...(a.ask ? [{ label: "Ask the agent", run: a.ask }] : []),
         { label: "Delete", keys: "Delete", run: a.remove },
       ],
     };

@@ -7,6 +7,7 @@ import "./editor.css";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { freshId } from "../../../shared/graph/ops.ts";
+import { type AgentAsks, aboutNodes } from "../agent-asks.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
@@ -30,6 +31,8 @@ export interface EditorPaneProps {
   workflows: WorkflowList;
   jobs: JobsStore;
   runner: WorkflowRunner;
+  /** Where a node's menu begins a question for the agent (`Ask the agent`). */
+  asks?: AgentAsks | undefined;
 }
 
 export function EditorPane(props: EditorPaneProps) {
@@ -45,7 +48,7 @@ type Notice = { text: string; kind: "success" | "problem" };
 /** How long a success notice ("Saved.") stays. */
 const SUCCESS_MS = 2500;
 
-function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
+function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
   useSyncExternalStore(jobs.subscribe, jobs.getSnapshot);
   const flow = useReactFlow();
@@ -260,6 +263,16 @@ function Editor({ controller, workflows, jobs, runner }: EditorPaneProps) {
       disconnect:
         wired.length > 0
           ? () => problem(controller.userEdits(wired.map((e) => ({ op: "ui_delete_edge", args: { edge_id: e.id } }))))
+          : undefined,
+      ask:
+        asks?.available && workflow
+          ? () =>
+              asks.ask(
+                aboutNodes(
+                  workflow.name,
+                  graph.nodes.filter((n) => chosen.has(n.id)),
+                ),
+              )
           : undefined,
       addNode: () => showPalette({ at: menu.at, flow: menu.flow }),
       paste: snapshot.clipboard ? () => paste(menu.flow) : undefined,

@@ -14,9 +14,19 @@ function initialWidth(): number {
   return Number.isFinite(stored) && stored >= MIN ? stored : 440;
 }
 
-export function Dock({ main, panel }: { main: ReactNode; panel: ReactNode }) {
+export function Dock({
+  main,
+  panel,
+  openOn,
+}: {
+  main: ReactNode;
+  panel: ReactNode;
+  /** Something the panel must show (a question for the agent): a hidden panel opens. */
+  openOn?: ((listener: () => void) => () => void) | undefined;
+}) {
   const [width, setWidth] = useState(initialWidth);
   const [collapsed, setCollapsed] = useState(() => localStorage.getItem("panel-collapsed") === "1");
+  useEffect(() => openOn?.(() => setCollapsed(false)), [openOn]);
   const dragging = useRef(false);
   const clamp = (w: number) => Math.round(Math.min(Math.max(w, MIN), window.innerWidth * MAX_SHARE));
   useEffect(() => localStorage.setItem(STORED, String(width)), [width]);

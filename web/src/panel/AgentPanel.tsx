@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
+import type { AgentAsks } from "../agent-asks.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { appPersistence, type Persistence } from "../persist.ts";
@@ -32,6 +33,8 @@ export interface AgentPanelProps {
   calls?: UserCalls | undefined;
   /** The page's editor shows a job's failing node (a widget has no editor of its own). */
   showNode?: ShowNode | undefined;
+  /** Questions for the agent begun elsewhere on the page (a node's menu): shown in Message. */
+  asks?: AgentAsks | undefined;
 }
 
 export function AgentPanel({
@@ -44,14 +47,18 @@ export function AgentPanel({
   persistence = appPersistence,
   showNode,
   calls,
+  asks,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   const [tab, setTab] = useState("action");
+  // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere.
+  const [configured, setConfigured] = useState(false);
   useEffect(() => {
     let chosen = false;
     api.agent.status
       .query()
       .then((status) => {
+        setConfigured(status.configured);
         if (status.configured && !chosen) setTab((current) => (current === "action" ? "agent" : current));
       })
       .catch(() => {});
@@ -60,6 +67,13 @@ export function AgentPanel({
     };
   }, [api]);
   const toAction = useCallback(() => setTab("action"), []);
+  // A question begun elsewhere goes into the conversation's Message (each one once, by its number).
+  const [ask, setAsk] = useState<{ text: string; n: number } | undefined>();
+  const askAgent = useCallback((text: string) => {
+    setTab("agent");
+    setAsk((last) => ({ text, n: (last?.n ?? 0) + 1 }));
+  }, []);
+  useEffect(() => (configured ? asks?.answer(askAgent) : undefined), [configured, asks, askAgent]);
   const { load } = actions;
   const openInAction = useCallback(
     (code: string) => {
@@ -80,6 +94,7 @@ export function AgentPanel({
           persistence={persistence}
           openInAction={openInAction}
           calls={calls}
+          ask={ask}
         />
       ),
       fill: true,
@@ -92,7 +107,11 @@ export function AgentPanel({
         <HistoryView history={actions.history} restore={actions.restore} clear={actions.clear} onRestored={toAction} />
       ),
     },
-    { id: "jobs", label: "Jobs", content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} /> },
+    {
+      id: "jobs",
+      label: "Jobs",
+      content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} ask={askAgent} />,
+    },
   ];
   return (
     <div className="agent-panel">

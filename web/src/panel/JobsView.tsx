@@ -1,7 +1,8 @@
 /**
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
- * failing node, with `Show node` to find it on the canvas (where the page has an editor). Kept live
+ * failing node, with `Show node` to find it on the canvas (where the page has an editor) and `Ask the
+ * agent` to begin a question about it in the conversation. Kept live
  * from the session's job events.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
@@ -16,7 +17,15 @@ function duration(job: JobEntry): string {
 /** Shows a job's node on the canvas (opening its workflow if need be); answers why not, when it cannot. */
 export type ShowNode = (workflowId: string | null, nodeId: string) => Promise<string | undefined>;
 
-function JobItem({ job, store, showNode }: { job: JobEntry; store: JobsStore; showNode?: ShowNode | undefined }) {
+interface JobItemProps {
+  job: JobEntry;
+  store: JobsStore;
+  showNode?: ShowNode | undefined;
+  /** Begins a question for the agent (absent where there is no agent to ask). */
+  ask?: ((text: string) => void) | undefined;
+}
+
+function JobItem({ job, store, showNode, ask }: JobItemProps) {
   const name = job.workflow_name ?? (job.workflow_id ? job.workflow_id : "a workflow graph");
   const live = job.status === "queued" || job.status === "running";
   const [shown, setShown] = useState<string | undefined>();
@@ -57,6 +66,22 @@ function JobItem({ job, store, showNode }: { job: JobEntry; store: JobsStore; sh
               </button>
             </>
           ) : null}
+          {ask ? (
+            <>
+              {" "}
+              <button
+                type="button"
+                aria-label={`Ask the agent why ${name} failed`}
+                onClick={() =>
+                  ask(
+                    `The job of the workflow "${name}" failed${failedNode !== undefined ? ` at node "${failedNode}"` : ""}: ${job.error?.code}: ${job.error?.message} `,
+                  )
+                }
+              >
+                Ask the agent
+              </button>
+            </>
+          ) : null}
         </div>
       ) : null}
       {shown ? <p className="status">{shown}</p> : null}
@@ -73,10 +98,12 @@ function JobsList({
   store,
   visible,
   showNode,
+  ask,
 }: {
   store: JobsStore;
   visible: boolean;
   showNode?: ShowNode | undefined;
+  ask?: ((text: string) => void) | undefined;
 }) {
   const jobs = useSyncExternalStore(store.subscribe, store.getSnapshot);
   useEffect(() => {
@@ -88,7 +115,7 @@ function JobsList({
       {jobs.length === 0 ? <p className="status">No workflow has run yet.</p> : null}
       <ul>
         {jobs.map((job) => (
-          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} />
+          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} />
         ))}
       </ul>
     </section>

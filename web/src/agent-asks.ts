@@ -1,0 +1,46 @@
+/**
+ * The page's other parts hand the agent a question to finish: a node's menu `Ask the agent`, a failed
+ * job's `Ask the agent`. The panel shows its Agent tab (the dock opens if it was hidden) and puts the
+ * question's start in Message, with the cursor after it, for the person to finish and send: nothing is
+ * sent on their behalf.
+ */
+export class AgentAsks {
+  /** The panel's conversation, while it has an agent to ask. */
+  #answerer: ((text: string) => void) | undefined;
+  /** What must show the panel first (the dock, when the panel is hidden). */
+  readonly #watchers = new Set<() => void>();
+
+  /** Whether a question can be asked now (the menus offer `Ask the agent` only then). */
+  get available(): boolean {
+    return this.#answerer !== undefined;
+  }
+
+  ask(text: string): void {
+    if (!this.#answerer) return;
+    for (const watcher of this.#watchers) watcher();
+    this.#answerer(text);
+  }
+
+  /** The conversation takes the questions, until the returned function is called. */
+  answer = (answerer: (text: string) => void): (() => void) => {
+    this.#answerer = answerer;
+    return () => {
+      if (this.#answerer === answerer) this.#answerer = undefined;
+    };
+  };
+
+  watch = (watcher: () => void): (() => void) => {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  };
+}
+
+/** How a question about nodes of a workflow begins. */
+export function aboutNodes(
+  workflow: string,
+  nodes: readonly { id: string; title?: string | undefined; type: string }[],
+): string {
+  const named = nodes.map((n) => `"${n.id}" (${n.title ? `${n.title}, ` : ""}${n.type})`);
+  const which = named.length === 1 ? `node ${named[0]}` : `nodes ${named.join(", ")}`;
+  return `About the ${which} in the workflow "${workflow}": `;
+}
