@@ -64,8 +64,8 @@ describe("the canvas's other button and its keys", () => {
     expect(await nodes(page).count()).toBe(2);
     await page.keyboard.press("Control+z");
     await expect.poll(() => edges(page).count()).toBe(1);
-    // By keyboard: a focused connection is selected by Enter.
-    await edges(page).first().focus();
+    // By keyboard: a focused connection (named by its ends) is selected by Enter.
+    await page.getByRole("group", { name: "Connection from constant_string output to text_length text" }).focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => page.locator(".react-flow__edge.selected").count()).toBe(1);
     await page.keyboard.press("Delete");
@@ -175,8 +175,9 @@ describe("the canvas's other button and its keys", () => {
     const { page } = app;
     await twoConnected(page, "Keys");
 
-    // Shift+F10 on a focused node: its menu; Escape closes it and the node has focus again.
-    await node(page, "text_length").focus();
+    // Shift+F10 on a focused node (named by its title, type and id): its menu; Escape closes it and the
+    // node has focus again.
+    await page.getByRole("group", { name: "Text length (text.length), text_length" }).focus();
     await page.keyboard.press("Shift+F10");
     expect(await menu(page).getAttribute("aria-label")).toBe("Node actions");
     await page.keyboard.press("Escape");

@@ -21,6 +21,7 @@ import {
 } from "@xyflow/react";
 import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
+import { findNodeType } from "../../../shared/graph/node-types.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
 import type { MenuRequest } from "./CanvasMenu.tsx";
@@ -71,6 +72,8 @@ export function Canvas(props: CanvasProps) {
           type: "workflow",
           position: n.position,
           selected: before?.selected ?? false,
+          // What a screen reader names it by (React Flow's node is an unnamed group otherwise).
+          ariaLabel: `${n.title || findNodeType(n.type)?.title || n.type} (${n.type}), ${n.id}`,
           // React Flow hides a node it has no size for until it measures it again: keep the size.
           ...(before?.measured ? { measured: before.measured } : {}),
           data: {
@@ -365,6 +368,7 @@ export function Canvas(props: CanvasProps) {
 function edgesOf(graph: Graph, chosen: ReadonlySet<string>): Edge[] {
   return graph.edges.map((e) => ({
     id: e.id,
+    ariaLabel: `Connection from ${e.source} ${e.sourceHandle} to ${e.target} ${e.targetHandle}`,
     source: e.source,
     sourceHandle: e.sourceHandle,
     target: e.target,
