@@ -73,6 +73,11 @@ describe("a workflow built by hand in the editor", () => {
     }
     await expect.poll(() => node(page, "math_add").locator(".wf-preview").textContent()).toContain("42");
     await expect.poll(() => node(page, "workflow_output").locator(".wf-preview").textContent()).toContain("42");
+    // The inspector shows the selected node's last run: done, and its whole output.
+    await select(page, "math_add");
+    const lastRun = inspector(page).getByRole("region", { name: "Last run" });
+    await lastRun.getByText("done", { exact: true }).waitFor();
+    expect(await lastRun.textContent()).toContain("42");
     const jobs = page.getByRole("region", { name: "Jobs" });
     await openTab(page, "Jobs");
     await jobs.getByRole("listitem", { name: "Answer: completed" }).waitFor();

@@ -117,6 +117,10 @@ export default job.status;`,
     await page.getByRole("region", { name: "Inspector" }).getByText("Divide").first().waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("e");
     await expect.poll(() => inView(page, "e")).toBe(true);
+    // Its last run is in the inspector: failed, and why.
+    const lastRun = page.getByRole("region", { name: "Inspector" }).getByRole("region", { name: "Last run" });
+    await lastRun.getByText("failed", { exact: true }).waitFor();
+    expect(await lastRun.locator(".error").textContent()).toMatch(/zero/i);
 
     // Panned away from it, the view comes back to it.
     const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();

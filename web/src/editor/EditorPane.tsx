@@ -375,6 +375,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
             graph={graph}
             controller={controller}
             onMessage={problem}
+            run={inspected ? job?.nodes[inspected.id] : undefined}
           />
         </div>
       ) : (

@@ -3,13 +3,18 @@
  * metadata. A connectable input also says where its value comes from, or offers the outputs that fit
  * (`InputSource`: connecting without a drag). Every edit is the user's (`ui_update_node_data`,
  * `ui_set_node_title`, `ui_connect_nodes`, `ui_delete_edge`), undoable, and visible on the node at once.
+ * Under the fields, `Last run`: how the node did in the canvas's last run, its error or its whole output
+ * (the node itself shows a one-line preview).
  */
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
 import { findNodeType, type InputSpec } from "../../../shared/graph/node-types.ts";
+import type { NodeRun } from "../jobs/jobs-store.ts";
+import { ValueView } from "../panel/ValueView.tsx";
 import type { EditorController } from "./controller.ts";
 import { Field } from "./fields.tsx";
 import { inputHandles } from "./handles.ts";
 import { InputSource } from "./InputSource.tsx";
+import { STATUS_TEXT } from "./WorkflowNode.tsx";
 
 export interface InspectorProps {
   node: GraphNode | undefined;
@@ -18,6 +23,8 @@ export interface InspectorProps {
   graph: Graph;
   controller: EditorController;
   onMessage(message: string | undefined): void;
+  /** The node's run in the canvas's last job (one this page followed), if it had one. */
+  run?: NodeRun | undefined;
 }
 
 /** Declared inputs, then the dynamic inputs the node's template or expression names. */
@@ -30,7 +37,7 @@ function fieldsOf(node: GraphNode): InputSpec[] {
   return declared;
 }
 
-export function Inspector({ node, selected, graph, controller, onMessage }: InspectorProps) {
+export function Inspector({ node, selected, graph, controller, onMessage, run }: InspectorProps) {
   if (!node) {
     return (
       <section className="inspector" aria-label="Inspector">
@@ -104,6 +111,20 @@ export function Inspector({ node, selected, graph, controller, onMessage }: Insp
           </div>
         );
       })}
+      {run ? <LastRun run={run} /> : null}
+    </section>
+  );
+}
+
+function LastRun({ run }: { run: NodeRun }) {
+  return (
+    <section className="last-run" aria-label="Last run">
+      <h3>Last run</h3>
+      <p>
+        <span className={`wf-status status-${run.status}`}>{STATUS_TEXT[run.status]}</span>
+      </p>
+      {run.error ? <p className="error">{run.error}</p> : null}
+      {run.status === "completed" && run.outputs !== undefined ? <ValueView value={run.outputs} /> : null}
     </section>
   );
 }

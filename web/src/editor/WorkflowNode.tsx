@@ -20,7 +20,8 @@ export type WorkflowNodeData = {
 
 export type WorkflowFlowNode = Node<WorkflowNodeData, "workflow">;
 
-const STATUS_TEXT: Record<NodeRun["status"], string> = {
+/** A node run's status as the canvas and the inspector say it. */
+export const STATUS_TEXT: Record<NodeRun["status"], string> = {
   queued: "queued",
   running: "running",
   completed: "done",
