@@ -11,10 +11,10 @@ import { createServices, startApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
 import { TOKEN_USAGE, tokenCommand, USER_USAGE, userCommand } from "./cli/accounts.ts";
 import { ACTION_HELP, actionCommand, terminalApprover } from "./cli/action.ts";
-import { AGENT_USAGE, agentCommand } from "./cli/agent.ts";
+import { AGENT_HELP, agentCommand } from "./cli/agent.ts";
 import { WIDGET_USAGE, widgetCommand } from "./cli/widgets.ts";
 import { configFromEnv } from "./config.ts";
-import { MCP_USAGE, mcpStdioCommand } from "./mcp/stdio.ts";
+import { MCP_HELP, mcpStdioCommand } from "./mcp/stdio.ts";
 import { keepLeases, type LeaseKeeper } from "./runs/leases.ts";
 import { type LocalRun, openLocalRun } from "./runs/local.ts";
 import { storeLabel, WrongStore } from "./store/location.ts";
@@ -22,12 +22,26 @@ import { storeLabel, WrongStore } from "./store/location.ts";
 const COMMANDS =
   'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke';
 
+/** `--help` alone: each command in a line, and where to read more. */
+const OVERVIEW = `usage: node --import tsx server-bridge/main.ts <command> [--help]
+${COMMANDS}
+
+  start                    serve the app, the API and MCP (npm start)
+  mcp                      MCP over stdio for the local user (npm run --silent mcp)
+  action <file|->          run one action; its observation as JSON (npm run --silent action)
+  agent "<request>"        the agent in this terminal (npm run --silent agent)
+  user add <name>          a further user and their token
+  token add|list|revoke    API tokens for scripts and agents
+  widget add|list|revoke   embeddable widgets and their mint keys
+
+<command> --help says more about each.`;
+
 /** What `--help` / `-h` prints after each command (on stdout, exit 0), before anything is opened. */
 const HELP = new Map<string, string>([
   ["start", "usage: npm start\n\nServes the app, the API and MCP at /mcp on $HOST:$PORT, with the store in $DATA_DIR."],
-  ["mcp", MCP_USAGE],
+  ["mcp", MCP_HELP],
   ["action", ACTION_HELP],
-  ["agent", AGENT_USAGE],
+  ["agent", AGENT_HELP],
   ["user", USER_USAGE],
   ["token", TOKEN_USAGE],
   ["widget", WIDGET_USAGE],
@@ -37,11 +51,7 @@ const asksForHelp = (args: readonly string[]) => args.some((arg) => arg === "--h
 
 async function main(argv: string[]): Promise<number> {
   const [command = "start", ...rest] = argv;
-  const help = asksForHelp([command])
-    ? `usage: node --import tsx server-bridge/main.ts <command> [--help]\n${COMMANDS}`
-    : asksForHelp(rest)
-      ? HELP.get(command)
-      : undefined;
+  const help = asksForHelp([command]) ? OVERVIEW : asksForHelp(rest) ? HELP.get(command) : undefined;
   if (help !== undefined) {
     process.stdout.write(`${help}\n`);
     return 0;

@@ -36,6 +36,24 @@ import { attachFiles } from "./attach.ts";
 export const AGENT_USAGE =
   'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id] [--attach file]...';
 
+export const AGENT_HELP = `${AGENT_USAGE}
+
+Runs the agent in this terminal on the local store ($DATA_DIR): the model (set OPENAI_BASE_URL and
+OPENAI_API_KEY, or ANTHROPIC_API_KEY; AGENT_MODEL names the default) writes actions, each runs in a
+sandbox, and the conversation streams as it happens, the final answer last. When stdout is a pipe it
+carries the final answer only; the rest goes to stderr. Exit 0 on a final answer, 1 otherwise, 2 for a
+usage error.
+
+  --mode auto       every call runs
+  --mode default    reads run; any other call asks on this terminal (denied when it is not one)
+  --mode plan       reads run; everything else is blocked
+  (no --mode)       as default on an interactive terminal; otherwise reads only
+  --model id        the model (an unknown one is refused, naming those on offer); default AGENT_MODEL
+  --steps N         tool calls before the agent must answer (1-200); default AGENT_STEP_CAP, else 20
+  --thread id       go on with a stored conversation (each run ends by naming its id)
+  --attach file     save a file as your asset and name it in the request (repeatable)
+  --help            this text`;
+
 interface Writable {
   write(text: string): unknown;
   isTTY?: boolean;
@@ -98,7 +116,7 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
   const stderr = deps.stderr ?? process.stderr;
   const args = parseAgentArgs(argv);
   if ("help" in args) {
-    stdout.write(`${AGENT_USAGE}\n`);
+    stdout.write(`${AGENT_HELP}\n`);
     return 0;
   }
   if ("error" in args) {

@@ -16,6 +16,14 @@ import { createMcpServer } from "./server.ts";
 
 export const MCP_USAGE = "usage: npm run --silent mcp -- [--mode plan|default|auto]";
 
+export const MCP_HELP = `${MCP_USAGE}
+
+Serves MCP (the tools execute_code and view_image) over stdin and stdout for the local user, on the
+store in $DATA_DIR (a running server's too). Stdout carries the protocol only; logs go to stderr.
+
+  --mode m    the gate's mode: plan, default or auto (default: MCP_MODE, else default)
+  --help      this text`;
+
 export function parseMcpArgs(argv: readonly string[]): { mode?: Mode } | { error: string } {
   let mode: Mode | undefined;
   for (let i = 0; i < argv.length; i++) {

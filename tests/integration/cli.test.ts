@@ -208,13 +208,19 @@ describe("user add and user list", () => {
 describe("--help", () => {
   // Each command's usage on stdout, exit 0, and nothing opened (no store, no server, no protocol).
   const commands: [string[], RegExp][] = [
-    [["--help"], /^usage: node --import tsx server-bridge\/main.ts <command>[^\n]*\nCommands: start, mcp/],
+    [
+      ["--help"],
+      /^usage: node --import tsx server-bridge\/main.ts <command>[^\n]*\nCommands: start, mcp[^]*\n {2}agent "<request>" +the agent in this terminal/,
+    ],
     [["-h"], /^usage: node --import tsx server-bridge\/main.ts <command>/],
     [["start", "--help"], /^usage: npm start\n/],
-    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n$/],
+    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n\nServes MCP [^]*--mode m /],
     [["mcp", "--mode", "auto", "-h"], /^usage: npm run --silent mcp --/],
     [["action", "-h"], /^usage: npm run --silent action -- <file \| ->/],
-    [["agent", "--help"], /^usage: npm run --silent agent -- "<request>"/],
+    [
+      ["agent", "--help"],
+      /^usage: npm run --silent agent -- "<request>"[^]*--thread id +go on with a stored conversation/,
+    ],
     [["user", "--help"], /^usage: user add <name> \| user list\n$/],
     [["token", "--help"], /^usage: token add --name <name>/],
     [["token", "revoke", "-h"], /^usage: token add --name <name>/],
