@@ -210,16 +210,16 @@ describe("--help", () => {
   const commands: [string[], RegExp][] = [
     [
       ["--help"],
-      /^usage: node --import tsx server-bridge\/main.ts <command>[^\n]*\nCommands: start, mcp[^]*\n {2}agent "<request>" +the agent in this terminal/,
+      /^usage: node --import tsx server-bridge\/main.ts <command>[^\n]*\nCommands: start, mcp[\s\S]*\n {2}agent "<request>" +the agent in this terminal/,
     ],
     [["-h"], /^usage: node --import tsx server-bridge\/main.ts <command>/],
     [["start", "--help"], /^usage: npm start\n/],
-    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n\nServes MCP [^]*--mode m /],
+    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n\nServes MCP [\s\S]*--mode m /],
     [["mcp", "--mode", "auto", "-h"], /^usage: npm run --silent mcp --/],
     [["action", "-h"], /^usage: npm run --silent action -- <file \| ->/],
     [
       ["agent", "--help"],
-      /^usage: npm run --silent agent -- "<request>"[^]*--thread id +go on with a stored conversation/,
+      /^usage: npm run --silent agent -- "<request>"[\s\S]*--thread id +go on with a stored conversation/,
     ],
     [["user", "--help"], /^usage: user add <name> \| user list\n$/],
     [["token", "--help"], /^usage: token add --name <name>/],
