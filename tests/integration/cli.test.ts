@@ -214,7 +214,10 @@ describe("--help", () => {
     ],
     [["-h"], /^usage: node --import tsx server-bridge\/main.ts <command>/],
     [["start", "--help"], /^usage: npm start\n/],
-    [["mcp", "--help"], /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n\nServes MCP [\s\S]*--mode m /],
+    [
+      ["mcp", "--help"],
+      /^usage: npm run --silent mcp -- \[--mode plan\|default\|auto\]\n\nServes MCP [\s\S]*--mode m /,
+    ],
     [["mcp", "--mode", "auto", "-h"], /^usage: npm run --silent mcp --/],
     [["action", "-h"], /^usage: npm run --silent action -- <file \| ->/],
     [
