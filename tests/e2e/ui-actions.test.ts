@@ -16,11 +16,35 @@ describe("an action edits the open workflow through ui", () => {
     const { page, server } = app;
     await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     await openNewWorkflow(page, "Agent built");
+    // Which nodes are ever marked as just changed by an action, and how many times marks appeared (the
+    // marks fade; this keeps the record).
+    await page.evaluate(() => {
+      const record = { seen: new Set<string>(), times: 0 };
+      Object.assign(window, { marks: record });
+      let shown = false;
+      new MutationObserver(() => {
+        const now = document.querySelectorAll(".wf-node.changed");
+        for (const element of now) {
+          const id = element.closest(".react-flow__node")?.getAttribute("data-id");
+          if (id) record.seen.add(id);
+        }
+        if (now.length > 0 && !shown) record.times++;
+        shown = now.length > 0;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+    });
+    const marks = () =>
+      page.evaluate(() => {
+        const { seen, times } = (window as unknown as { marks: { seen: Set<string>; times: number } }).marks;
+        return { nodes: [...seen].sort(), times };
+      });
     await runAction(page, BUILD);
     expect(await finished(page)).toMatch(/"applied": 3/);
     await page.locator('.react-flow__node[data-id="greet"]').waitFor();
     await page.locator('.react-flow__node[data-id="len"]').waitFor();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
+    // What the action did is marked on the canvas for a moment, then not.
+    await expect.poll(marks).toEqual({ nodes: ["greet", "len"], times: 1 });
+    await page.locator(".wf-node.changed").first().waitFor({ state: "detached" });
     // Unsaved until Save: the stored workflow is still empty.
     const stored = async () =>
       JSON.parse(((await server.app.store.sql("SELECT graph FROM workflows").get()) as { graph: string }).graph);
@@ -34,9 +58,14 @@ describe("an action edits the open workflow through ui", () => {
     await page.getByRole("button", { name: "Redo" }).click();
     await expect.poll(() => page.locator(".react-flow__edge").count()).toBe(1);
     expect(await page.locator(".react-flow__node[data-id]").count()).toBe(2);
+    // Undo and redo are the person's acts, even of an action's edits: nothing is marked.
+    expect(await page.locator(".wf-node.changed").count()).toBe(0);
 
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Agent built · version 2").waitFor();
+    // The person's undo, redo and save marked nothing.
+    expect(await page.locator(".wf-node.changed").count()).toBe(0);
+    expect(await marks()).toEqual({ nodes: ["greet", "len"], times: 1 });
     expect((await stored()).nodes.map((n: { id: string }) => n.id)).toEqual(["greet", "len"]);
     await page.reload();
     await page.locator('.react-flow__node[data-id="len"]').waitFor();

@@ -24,6 +24,7 @@ import { type Graph, samePosition } from "../../../shared/graph/document.ts";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
+import { useActionChanges } from "./action-changes.ts";
 import type { MenuRequest } from "./CanvasMenu.tsx";
 import { connectionRefusal, handleType } from "./handles.ts";
 import { fitOnceMeasured } from "./view.ts";
@@ -62,6 +63,7 @@ export function Canvas(props: CanvasProps) {
   const { graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction, onShortcuts, onMenu } = props;
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
+  const changed = useActionChanges(graph, byAction);
   const fromGraph = useCallback(
     (g: Graph, previous: WorkflowFlowNode[] = []): WorkflowFlowNode[] =>
       g.nodes.map((n) => {
@@ -82,10 +84,11 @@ export function Canvas(props: CanvasProps) {
             values: n.data,
             wired: g.edges.filter((e) => e.target === n.id).map((e) => e.targetHandle),
             run,
+            changed: changed.has(n.id),
           },
         };
       }),
-    [job],
+    [job, changed],
   );
   const [nodes, setNodes] = useState<WorkflowFlowNode[]>(() => fromGraph(graph));
   useEffect(() => setNodes((previous) => fromGraph(graph, previous)), [graph, fromGraph]);

@@ -2,6 +2,7 @@
  * One node on the canvas: its title and type, one row per typed input (its handle, and its current
  * value compactly: truncated, the full text on hover) and per output, and, while or after the open
  * workflow runs, its status (queued, running, done, failed with the error) and its output preview.
+ * A node an action has just added or changed is marked for a moment.
  */
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
@@ -16,6 +17,8 @@ export type WorkflowNodeData = {
   /** Inputs that have an incoming edge (their value comes from it, not from `values`). */
   wired: readonly string[];
   run?: NodeRun | undefined;
+  /** An action has just added or changed it (action-changes.ts): marked for a moment. */
+  changed?: boolean | undefined;
 };
 
 export type WorkflowFlowNode = Node<WorkflowNodeData, "workflow">;
@@ -64,7 +67,7 @@ export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
   const preview = outputPreview(run);
   return (
     <div
-      className={`wf-node${selected ? " selected" : ""}${meta ? "" : " unknown-type"}${run ? ` run-${run.status}` : ""}`}
+      className={`wf-node${selected ? " selected" : ""}${meta ? "" : " unknown-type"}${run ? ` run-${run.status}` : ""}${data.changed ? " changed" : ""}`}
       data-status={run?.status}
     >
       <div className="wf-node-title">
