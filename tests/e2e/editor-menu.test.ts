@@ -96,6 +96,7 @@ describe("the canvas's other button and its keys", () => {
     expect(await menu(page).getByRole("menuitem").allTextContents()).toEqual([
       "CopyCtrl+C",
       "DuplicateCtrl+D",
+      "RenameF2",
       "Disconnect",
       "DeleteDelete",
     ]);
@@ -192,7 +193,25 @@ describe("the canvas's other button and its keys", () => {
     await expect.poll(() => nodes(page).count()).toBe(1);
     await expect.poll(() => focusedNode(page)).toBe("constant_string");
 
-    // On the canvas itself: its menu; Ctrl+A selects every node, as Select all does.
+    // F2 on the focused node: its title, in the inspector, to type; Enter gives focus back to the node.
+    await page.keyboard.press("F2");
+    const title = page.getByRole("region", { name: "Inspector" }).getByRole("textbox", { name: "Title" });
+    await expect.poll(() => title.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type("Greeting");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => focusedNode(page)).toBe("constant_string");
+    await page.getByRole("group", { name: "Greeting (constant.string), constant_string" }).waitFor();
+    // The menu's Rename does the same.
+    await page.keyboard.press("Shift+F10");
+    await menu(page).getByRole("menuitem", { name: "Rename" }).click();
+    await expect.poll(() => title.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => focusedNode(page)).toBe("constant_string");
+
+    // On the canvas itself: its menu; Ctrl+A selects every node, as Select all does. (Two undos: the
+    // new title, one step, then the deletion.)
+    await page.keyboard.press("Control+z");
+    await page.getByRole("group", { name: "Text (constant.string), constant_string" }).waitFor();
     await page.keyboard.press("Control+z");
     await expect.poll(() => nodes(page).count()).toBe(2);
     await page.getByRole("region", { name: "Workflow canvas" }).focus();

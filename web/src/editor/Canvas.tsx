@@ -234,22 +234,28 @@ export function Canvas(props: CanvasProps) {
     setNodes((current) => current.map((n) => ({ ...n, selected: nodeIds.includes(n.id) })));
     setChosenEdges(new Set(edgeIds));
   };
-  const openMenu = (kind: MenuRequest["kind"], point: { clientX: number; clientY: number }) => {
+  const openMenu = (
+    kind: MenuRequest["kind"],
+    point: { clientX: number; clientY: number },
+    on: readonly string[] = nodes.filter((n) => n.selected).map((n) => n.id),
+  ) => {
     if (!wrapper.current) return;
     const box = wrapper.current.getBoundingClientRect();
     onMenu({
       kind,
+      nodes: on,
       at: { x: point.clientX - box.left, y: point.clientY - box.top },
       flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
     });
   };
   const menuOnNode = (id: string, point: { clientX: number; clientY: number }) => {
-    if (!nodes.find((n) => n.id === id)?.selected) selectOnly([id], []);
-    openMenu("node", point);
+    if (nodes.find((n) => n.id === id)?.selected) return openMenu("node", point);
+    selectOnly([id], []);
+    openMenu("node", point, [id]);
   };
   const menuOnEdge = (id: string, point: { clientX: number; clientY: number }) => {
     selectOnly([], [id]);
-    openMenu("edge", point);
+    openMenu("edge", point, []);
   };
   // From the keyboard: the Menu key or Shift+F10 on a focused node or connection, or on the canvas.
   const onMenuKey = (event: ReactKeyboardEvent) => {

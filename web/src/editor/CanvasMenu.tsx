@@ -17,6 +17,8 @@ export interface MenuItem {
 /** What was right-clicked, and where (pixels inside the canvas, and the flow position there). */
 export interface MenuRequest {
   kind: "node" | "edge" | "pane";
+  /** The nodes it acts on: the selection as it is once the menu opens (the page hears of it later). */
+  nodes: readonly string[];
   at: { x: number; y: number };
   flow: { x: number; y: number };
 }
@@ -44,6 +46,8 @@ export interface MenuActions {
   disconnect: (() => void) | undefined;
   /** A question about the selection, begun in the agent's Message (absent without an agent panel). */
   ask: (() => void) | undefined;
+  /** The one selected node's title, in the inspector (absent for several). */
+  rename: (() => void) | undefined;
   addNode(): void;
   paste: (() => void) | undefined;
   selectAll: (() => void) | undefined;
@@ -67,6 +71,7 @@ export function menuFor(
       items: [
         { label: "Copy", keys: modKey("C"), run: a.copy },
         { label: "Duplicate", keys: modKey("D"), run: a.duplicate },
+        maybe("Rename", a.rename, "F2"),
         maybe("Disconnect", a.disconnect),
         ...(a.ask ? [{ label: "Ask the agent", run: a.ask }] : []),
         { label: "Delete", keys: "Delete", run: a.remove },

@@ -23,7 +23,7 @@ import { RunControls } from "./RunControls.tsx";
 import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
-import { fitOnceMeasured, focusOnceDrawn, nearestLeft } from "./view.ts";
+import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 
 export interface EditorPaneProps {
@@ -70,18 +70,9 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   };
   const pane = useRef<HTMLElement>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
-  // The shortcuts list, and what had focus when it opened (it gets focus back).
-  const [shortcutsOpen, setShortcutsOpen] = useState(false);
-  const shortcutsOpener = useRef<Element | null>(null);
-  const openShortcuts = useCallback(() => {
-    shortcutsOpener.current = document.activeElement;
-    setShortcutsOpen(true);
-  }, []);
-  const closeShortcuts = useCallback(() => {
-    setShortcutsOpen(false);
-    const opener = shortcutsOpener.current;
-    if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-  }, []);
+  // The shortcuts list (what had focus when it opened gets it back).
+  const shortcuts = useOpened<true>();
+  const openShortcuts = useCallback(() => shortcuts.open(true), [shortcuts.open]);
 
   const problem = useCallback(
     (text: string | undefined) => setNotice(text ? { text, kind: "problem" } : undefined),
@@ -165,10 +156,10 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       }),
     [controller, flow],
   );
-  const copy = () => {
-    if (selected.length === 0) return;
+  const copy = (ids: readonly string[] = selected) => {
+    if (ids.length === 0) return;
     pastes.current = 0;
-    problem(controller.userEdit("ui_copy", { node_ids: selected }));
+    problem(controller.userEdit("ui_copy", { node_ids: ids }));
   };
   /** Pastes the copy a step further each time, or `at` a point (the context menu's `Paste here`). */
   const paste = (at?: { x: number; y: number }) => {
@@ -188,11 +179,27 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     );
   };
 
-  const duplicate = () => {
-    copy();
+  const duplicate = (ids: readonly string[] = selected) => {
+    copy(ids);
     paste();
   };
   const selectAll = () => setSelectNow(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
+  // The title of the focused node (or the one selected), in the inspector: F2 or the menu's Rename
+  // (Enter gives focus back). The node becomes the selection first, so the inspector shows it.
+  const rename = (named?: string) => {
+    const focused = document.activeElement?.closest(".react-flow__node")?.getAttribute("data-id");
+    const id = named ?? focused ?? (selected.length === 1 ? selected[0] : undefined);
+    if (id === undefined) return;
+    if (selected.length !== 1 || selected[0] !== id) setSelectNow([id]);
+    eachFrameUntil(() => {
+      const field = document.getElementById("field-title");
+      const shows = document.querySelector(".inspector-type")?.textContent?.endsWith(` · ${id}`);
+      if (!(field instanceof HTMLInputElement) || !shows) return false;
+      field.focus();
+      field.select();
+      return true;
+    });
+  };
   const remove = () => {
     const nodes = flow.getNodes().filter((n) => n.selected);
     const edges = flow.getEdges().filter((e) => e.selected);
@@ -216,11 +223,12 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       redo: () => controller.store.redo(),
       save: () => void save(),
       palette: () => workflow && openPalette(),
-      copy,
+      copy: () => copy(),
       paste: () => paste(),
-      duplicate,
+      duplicate: () => duplicate(),
       selectAll,
       remove,
+      rename: () => rename(),
       shortcuts: openShortcuts,
     },
     useCallback(() => pane.current, []),
@@ -239,26 +247,17 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
   };
 
-  // The context menu: what it offers depends on what it opened on (the selection by then).
-  const [menu, setMenu] = useState<MenuRequest | undefined>();
-  const menuOpener = useRef<Element | null>(null);
-  const openMenu = useCallback((request: MenuRequest) => {
-    menuOpener.current = document.activeElement;
-    setMenu(request);
-  }, []);
-  const closeMenu = (refocus: boolean) => {
-    setMenu(undefined);
-    const opener = menuOpener.current;
-    if (refocus && opener instanceof HTMLElement && opener.isConnected) opener.focus();
-  };
-  const chosen = new Set(selected);
+  // The context menu: what it offers depends on what it opened on and the nodes it acts on.
+  const { shown: menu, open: openMenu, close: closeMenu } = useOpened<MenuRequest>();
+  const acted = menu?.nodes ?? selected;
+  const chosen = new Set(acted);
   const wired = graph.edges.filter((e) => chosen.has(e.source) || chosen.has(e.target));
   const some = graph.nodes.length > 0;
   const shownMenu =
     menu &&
-    menuFor(menu.kind, selected.length, {
-      copy,
-      duplicate,
+    menuFor(menu.kind, acted.length, {
+      copy: () => copy(acted),
+      duplicate: () => duplicate(acted),
       remove,
       disconnect:
         wired.length > 0
@@ -274,6 +273,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
                 ),
               )
           : undefined,
+      rename: acted.length === 1 ? () => rename(acted[0]) : undefined,
       addNode: () => showPalette({ at: menu.at, flow: menu.flow }),
       paste: snapshot.clipboard ? () => paste(menu.flow) : undefined,
       selectAll: some ? selectAll : undefined,
@@ -381,7 +381,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       ) : (
         <p className="status">Open a workflow or create a new one.</p>
       )}
-      {shortcutsOpen ? <ShortcutsDialog onClose={closeShortcuts} /> : null}
+      {shortcuts.shown ? <ShortcutsDialog onClose={shortcuts.close} /> : null}
     </section>
   );
 }

@@ -14,6 +14,7 @@ import type { EditorController } from "./controller.ts";
 import { Field } from "./fields.tsx";
 import { inputHandles } from "./handles.ts";
 import { InputSource } from "./InputSource.tsx";
+import { focusOnceDrawn } from "./view.ts";
 import { STATUS_TEXT } from "./WorkflowNode.tsx";
 
 export interface InspectorProps {
@@ -76,6 +77,13 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
             )
           }
           onBlur={() => controller.endEdit()}
+          // Renamed (F2 or the node's menu brought the cursor here): Enter or Escape goes back to the node.
+          onKeyDown={(event) => {
+            if (event.key !== "Enter" && event.key !== "Escape") return;
+            event.preventDefault();
+            controller.endEdit();
+            focusOnceDrawn(node.id);
+          }}
         />
       </div>
       {fieldsOf(node).map((spec) => {

@@ -12,6 +12,7 @@ export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ["Ctrl/Cmd+S", "Save"],
   ["Ctrl/Cmd+C, Ctrl/Cmd+V, Ctrl/Cmd+D", "Copy, paste, duplicate the selection"],
   ["Ctrl/Cmd+A", "Select every node"],
+  ["F2", "Rename the selected node (Enter or Escape goes back to it)"],
   ["Delete or Backspace", "Remove the selection"],
   ["Right-click, or the Menu key or Shift+F10", "The menu of a node, a connection or the canvas"],
   ["Shift+drag, or Ctrl/Cmd+click", "Select several nodes"],

@@ -1,7 +1,7 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace removes the selection, `?`
- * lists the keys.
+ * +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace
+ * removes the selection, F2 renames the selected node (its title, in the inspector), `?` lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
  * a press after some modifier combinations.)
@@ -18,6 +18,7 @@ export interface EditorKeys {
   duplicate(): void;
   selectAll(): void;
   remove(): void;
+  rename(): void;
   shortcuts(): void;
 }
 
@@ -40,6 +41,9 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         if ((key === "delete" || key === "backspace") && !target.closest("button, a")) {
           event.preventDefault();
           k.remove();
+        } else if (event.key === "F2") {
+          event.preventDefault();
+          k.rename();
         } else if (event.key === "?") {
           event.preventDefault();
           k.shortcuts();

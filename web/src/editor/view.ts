@@ -1,8 +1,10 @@
 /**
  * The canvas's view after an edit: React Flow draws and measures a new node a frame or two after the
- * edit that made it, so fitting the view to it or focusing it waits for that.
+ * edit that made it, so fitting the view to it or focusing it waits for that. And what the editor
+ * opens over it (a menu, a dialog) gives focus back where it was when it closes.
  */
 import type { Node } from "@xyflow/react";
+import { useCallback, useRef, useState } from "react";
 
 /**
  * Runs `step` on the coming frames until it says it is done, at most `frames` times (the last call is
@@ -59,4 +61,23 @@ export function focusOnceDrawn(nodeId: string): void {
     element?.focus();
     return element !== null && document.activeElement === element;
   });
+}
+
+/**
+ * Something opened over the page (a menu, a dialog), `shown` while open: `open` remembers what had
+ * focus, `close` gives it back (unless `refocus` is false: a click elsewhere put it there).
+ */
+export function useOpened<T>(): { shown: T | undefined; open(value: T): void; close(refocus?: boolean): void } {
+  const [shown, setShown] = useState<T | undefined>();
+  const opener = useRef<Element | null>(null);
+  const open = useCallback((value: T) => {
+    opener.current = document.activeElement;
+    setShown(() => value);
+  }, []);
+  const close = useCallback((refocus = true) => {
+    setShown(undefined);
+    const element = opener.current;
+    if (refocus && element instanceof HTMLElement && element.isConnected) element.focus();
+  }, []);
+  return { shown, open, close };
 }
