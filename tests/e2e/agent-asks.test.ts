@@ -41,6 +41,13 @@ describe("questions for the agent begun elsewhere on the page", () => {
     await page.keyboard.press("Enter");
     await conversation(page).getByText("It counts the characters of a text.").waitFor();
     expect(JSON.stringify(fake.requests[0])).toContain(JSON.stringify(`${begun}what does it do?`).slice(1, -1));
+
+    // On the empty canvas, the question is about the workflow.
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    if (!canvas) throw new Error("no canvas");
+    await page.mouse.click(canvas.x + 20, canvas.y + 20, { button: "right" });
+    await page.getByRole("menu", { name: "Canvas actions" }).getByRole("menuitem", { name: "Ask the agent" }).click();
+    await expect.poll(() => box.inputValue()).toBe('About the workflow "Asks": ');
     expect(app.problems).toEqual([]);
   });
 

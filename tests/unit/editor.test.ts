@@ -171,6 +171,7 @@ describe("a question about nodes, begun for the agent", () => {
         { id: "b", type: "text.length" },
       ]),
     ).toBe('About the nodes "a" (Sum, math.add), "b" (text.length) in the workflow "Demo": ');
+    expect(aboutNodes("Demo", [])).toBe('About the workflow "Demo": ');
   });
 });
 

@@ -35,11 +35,12 @@ export class AgentAsks {
   };
 }
 
-/** How a question about nodes of a workflow begins. */
+/** How a question about nodes of a workflow (none: the workflow itself) begins. */
 export function aboutNodes(
   workflow: string,
   nodes: readonly { id: string; title?: string | undefined; type: string }[],
 ): string {
+  if (nodes.length === 0) return `About the workflow "${workflow}": `;
   const named = nodes.map((n) => `"${n.id}" (${n.title ? `${n.title}, ` : ""}${n.type})`);
   const which = named.length === 1 ? `node ${named[0]}` : `nodes ${named.join(", ")}`;
   return `About the ${which} in the workflow "${workflow}": `;

@@ -44,7 +44,7 @@ export interface MenuActions {
   remove(): void;
   /** The selection's connections go. */
   disconnect: (() => void) | undefined;
-  /** A question about the selection, begun in the agent's Message (absent without an agent panel). */
+  /** A question about the selection (on the canvas: the workflow), begun in the agent's Message (absent without an agent). */
   ask: (() => void) | undefined;
   /** The one selected node's title, in the inspector (absent for several). */
   rename: (() => void) | undefined;
@@ -85,6 +85,7 @@ export function menuFor(
       maybe("Select all", a.selectAll, modKey("A")),
       maybe("Auto layout", a.layout),
       maybe("Fit view", a.fit),
+      ...(a.ask ? [{ label: "Ask the agent", run: a.ask }] : []),
     ],
   };
 }

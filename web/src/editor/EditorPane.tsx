@@ -267,10 +267,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         asks?.available && workflow
           ? () =>
               asks.ask(
-                aboutNodes(
-                  workflow.name,
-                  graph.nodes.filter((n) => chosen.has(n.id)),
-                ),
+                aboutNodes(workflow.name, menu.kind === "pane" ? [] : graph.nodes.filter((n) => chosen.has(n.id))),
               )
           : undefined,
       rename: acted.length === 1 ? () => rename(acted[0]) : undefined,
