@@ -259,6 +259,47 @@ export default (await workflows.create({ name: "Child" })).name;`;
     expect(await sent.isVisible()).toBe(true);
   });
 
+  it("opens another conversation at its newest message, though the person had scrolled up in this one", async () => {
+    const steps = (n: number, answer: string) => [
+      ...Array.from({ length: n }, (_, i) => ({ tool_calls: [action(`export default ${i};`)] })),
+      { text: answer },
+    ];
+    await using fake = await startFakeOpenAI({ script: [...steps(12, "First done."), ...steps(12, "Second done.")] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await send(page, "first");
+    await conversation(page).getByText("First done.").waitFor();
+    await page.getByRole("button", { name: "New conversation" }).click();
+    await send(page, "second");
+    await conversation(page).getByText("Second done.").waitFor();
+    await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+    const threads = page.getByLabel("Conversations");
+    await threads.selectOption({ label: "first" });
+    await conversation(page).getByText("First done.").waitFor();
+    // Scrolled up to read the first conversation...
+    const region = conversation(page);
+    await expect
+      .poll(async () => {
+        await region.getByText("first", { exact: true }).scrollIntoViewIfNeeded();
+        return page.getByRole("button", { name: "Jump to newest", exact: true }).count();
+      })
+      .toBe(1);
+    // ...then the second opens at its newest message, with nothing to jump to.
+    await threads.selectOption({ label: "second" });
+    const answer = region.getByText("Second done.");
+    await answer.waitFor();
+    const inView = () =>
+      answer.evaluate((element) => {
+        const box = (element.closest("section") as HTMLElement).getBoundingClientRect();
+        const own = element.getBoundingClientRect();
+        return own.top >= box.top - 1 && own.bottom <= box.bottom + 1;
+      });
+    await expect.poll(inView).toBe(true);
+    expect(await page.getByRole("button", { name: "Jump to newest", exact: true }).count()).toBe(0);
+  });
+
   it("shows a long conversation's newest messages, the earlier ones on request, and its buttons inside the panel", async () => {
     const steps = Array.from({ length: 55 }, (_, i) => ({ tool_calls: [action(`export default ${i};`)] }));
     await using fake = await startFakeOpenAI({ script: [...steps, { text: "Fifty-five steps done." }] });

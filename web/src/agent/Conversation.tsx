@@ -6,7 +6,7 @@
  * steps show their image. A request that got no final answer (a provider failure, a cut stream, Stop)
  * has `Retry`, which sends it again. With no provider configured it says exactly what to set.
  */
-import { type FormEvent, type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, memo, useCallback, useEffect, useRef, useState } from "react";
 import { withAttachments } from "../../../shared/agent/attachments.ts";
 import { transcriptMarkdown } from "../../../shared/agent/transcript.ts";
 import type { Mode } from "../../../shared/capabilities/types.ts";
@@ -75,6 +75,21 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   }, [ask]);
   // Scrolled up to read: `Jump to newest` takes the person back down (as chat apps have it).
   const [reading, setReading] = useState(false);
+  const toNewest = useCallback(() => {
+    const section = scroller.current;
+    if (section) {
+      section.scrollTop = 0;
+      delete section.dataset.reading;
+    }
+    setReading(false);
+  }, []);
+  // Another conversation opens at its newest message, wherever the person had scrolled in this one.
+  const shownThread = useRef(agent.threadId);
+  useEffect(() => {
+    if (shownThread.current === agent.threadId) return;
+    shownThread.current = agent.threadId;
+    toNewest();
+  }, [agent.threadId, toNewest]);
   // The oldest messages left out of a long conversation (log-window.ts): fixed per thread once the
   // person sends or asks for earlier ones, else the newest page of the thread on screen.
   const [logWindow, setLogWindow] = useState<{ threadId: string | undefined; hidden: number }>();
@@ -95,14 +110,6 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     );
   }
 
-  const toNewest = () => {
-    const section = scroller.current;
-    if (section) {
-      section.scrollTop = 0;
-      delete section.dataset.reading;
-    }
-    setReading(false);
-  };
   /** Sends `text`; `lost` runs when it never reached the conversation (default: it goes back in the box). */
   const sendText = (text: string, lost = () => changeDraft(text)) => {
     setLogWindow({ threadId: agent.threadId, hidden: defaultHidden(agent.messages) });
