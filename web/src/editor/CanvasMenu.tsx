@@ -10,8 +10,8 @@ export interface MenuItem {
   label: string;
   /** The keys that do the same, shown beside it. */
   keys?: string | undefined;
-  disabled?: boolean | undefined;
-  run(): void;
+  /** What it does; absent: not possible now (shown, disabled). */
+  run: (() => void) | undefined;
 }
 
 /** What was right-clicked, and where (pixels inside the canvas, and the flow position there). */
@@ -61,8 +61,7 @@ export function menuFor(
   count: number,
   a: MenuActions,
 ): { label: string; items: MenuItem[] } {
-  const maybe = (label: string, run: (() => void) | undefined, keys?: string): MenuItem =>
-    run ? { label, keys, run } : { label, keys, disabled: true, run: () => {} };
+  const asking: MenuItem[] = a.ask ? [{ label: "Ask the agent", run: a.ask }] : [];
   if (kind === "edge")
     return { label: "Connection actions", items: [{ label: "Delete connection", keys: "Delete", run: a.remove }] };
   if (kind === "node")
@@ -71,9 +70,9 @@ export function menuFor(
       items: [
         { label: "Copy", keys: modKey("C"), run: a.copy },
         { label: "Duplicate", keys: modKey("D"), run: a.duplicate },
-        maybe("Rename", a.rename, "F2"),
-        maybe("Disconnect", a.disconnect),
-        ...(a.ask ? [{ label: "Ask the agent", run: a.ask }] : []),
+        { label: "Rename", keys: "F2", run: a.rename },
+        { label: "Disconnect", run: a.disconnect },
+        ...asking,
         { label: "Delete", keys: "Delete", run: a.remove },
       ],
     };
@@ -81,11 +80,11 @@ export function menuFor(
     label: "Canvas actions",
     items: [
       { label: "Add node here", run: a.addNode },
-      maybe("Paste here", a.paste),
-      maybe("Select all", a.selectAll, modKey("A")),
-      maybe("Auto layout", a.layout),
-      maybe("Fit view", a.fit),
-      ...(a.ask ? [{ label: "Ask the agent", run: a.ask }] : []),
+      { label: "Paste here", run: a.paste },
+      { label: "Select all", keys: modKey("A"), run: a.selectAll },
+      { label: "Auto layout", run: a.layout },
+      { label: "Fit view", run: a.fit },
+      ...asking,
     ],
   };
 }
@@ -154,10 +153,10 @@ export function CanvasMenu({ label, at, items, onClose }: CanvasMenuProps) {
           type="button"
           role="menuitem"
           tabIndex={-1}
-          aria-disabled={item.disabled ? "true" : undefined}
+          aria-disabled={item.run ? undefined : "true"}
           aria-keyshortcuts={item.keys?.replace("Cmd", "Meta").replace("Ctrl", "Control")}
           onClick={() => {
-            if (item.disabled) return;
+            if (!item.run) return;
             // Focus goes back first: what the item does may move it on (the palette, a pasted node).
             onClose(true);
             item.run();
