@@ -200,6 +200,16 @@ export function Canvas(props: CanvasProps) {
     [],
   );
 
+  /** A point on screen as what opens there needs it: pixels inside the canvas, and the flow position. */
+  const placeOf = (point: { clientX: number; clientY: number }) => {
+    const box = wrapper.current?.getBoundingClientRect();
+    if (!box) return undefined;
+    return {
+      at: { x: point.clientX - box.left, y: point.clientY - box.top },
+      flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
+    };
+  };
+
   const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
     if (!state.fromNode || !state.fromHandle) return;
     const from = { nodeId: state.fromNode.id, handle: state.fromHandle.id ?? "", side: state.fromHandle.type };
@@ -217,15 +227,10 @@ export function Canvas(props: CanvasProps) {
       );
       return;
     }
-    if (state.toNode || !wrapper.current) return;
+    if (state.toNode) return;
     const point = "changedTouches" in event ? event.changedTouches[0] : event;
-    if (!point) return;
-    const box = wrapper.current.getBoundingClientRect();
-    onPalette({
-      at: { x: point.clientX - box.left, y: point.clientY - box.top },
-      flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
-      from,
-    });
+    const place = point && placeOf(point);
+    if (place) onPalette({ ...place, from });
   };
 
   // A context menu acts on the selection: what it opens on becomes the selection unless it is in it
@@ -239,14 +244,8 @@ export function Canvas(props: CanvasProps) {
     point: { clientX: number; clientY: number },
     on: readonly string[] = nodes.filter((n) => n.selected).map((n) => n.id),
   ) => {
-    if (!wrapper.current) return;
-    const box = wrapper.current.getBoundingClientRect();
-    onMenu({
-      kind,
-      nodes: on,
-      at: { x: point.clientX - box.left, y: point.clientY - box.top },
-      flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
-    });
+    const place = placeOf(point);
+    if (place) onMenu({ kind, nodes: on, ...place });
   };
   const menuOnNode = (id: string, point: { clientX: number; clientY: number }) => {
     if (nodes.find((n) => n.id === id)?.selected) return openMenu("node", point);
@@ -261,12 +260,12 @@ export function Canvas(props: CanvasProps) {
   const onMenuKey = (event: ReactKeyboardEvent) => {
     if (event.key !== "ContextMenu" && !(event.key === "F10" && event.shiftKey)) return;
     const target = event.target as Element;
-    const element = target.closest<HTMLElement>(".react-flow__node, .react-flow__edge") ?? wrapper.current;
+    const element = target.closest(".react-flow__node, .react-flow__edge") ?? wrapper.current;
     if (!element) return;
     event.preventDefault();
     const r = element.getBoundingClientRect();
     const point = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-    const id = element.dataset.id ?? element.getAttribute("data-id");
+    const id = element.getAttribute("data-id");
     if (element.classList.contains("react-flow__node") && id) menuOnNode(id, point);
     else if (element.classList.contains("react-flow__edge") && id) menuOnEdge(id, point);
     else openMenu("pane", point);
@@ -280,12 +279,9 @@ export function Canvas(props: CanvasProps) {
       ref={wrapper}
       onKeyDown={onMenuKey}
       onDoubleClick={(event) => {
-        if (!(event.target as HTMLElement).classList.contains("react-flow__pane") || !wrapper.current) return;
-        const box = wrapper.current.getBoundingClientRect();
-        onPalette({
-          at: { x: event.clientX - box.left, y: event.clientY - box.top },
-          flow: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }),
-        });
+        if (!(event.target as HTMLElement).classList.contains("react-flow__pane")) return;
+        const place = placeOf(event);
+        if (place) onPalette(place);
       }}
     >
       <ReactFlow<WorkflowFlowNode, Edge>
