@@ -164,7 +164,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   /** Pastes the copy a step further each time, or `at` a point (the context menu's `Paste here`). */
   const paste = (at?: { x: number; y: number }) => {
     const fragment = controller.store.getSnapshot().clipboard;
-    if (!fragment || !workflow) return;
+    if (!fragment || fragment.nodes.length === 0 || !workflow) return;
     const step = 40 * ++pastes.current;
     const left = Math.min(...fragment.nodes.map((n) => n.position.x));
     const top = Math.min(...fragment.nodes.map((n) => n.position.y));
@@ -192,12 +192,10 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     if (id === undefined) return;
     if (selected.length !== 1 || selected[0] !== id) setSelectNow([id]);
     eachFrameUntil(() => {
-      const field = document.getElementById("field-title");
-      const shows = document.querySelector(".inspector-type")?.textContent?.endsWith(` · ${id}`);
-      if (!(field instanceof HTMLInputElement) || !shows) return false;
-      field.focus();
-      field.select();
-      return true;
+      const field = document.querySelector<HTMLInputElement>(`#field-title[data-node="${CSS.escape(id)}"]`);
+      field?.focus();
+      field?.select();
+      return field !== null;
     });
   };
   const remove = () => {
@@ -272,7 +270,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           : undefined,
       rename: acted.length === 1 ? () => rename(acted[0]) : undefined,
       addNode: () => showPalette({ at: menu.at, flow: menu.flow }),
-      paste: snapshot.clipboard ? () => paste(menu.flow) : undefined,
+      paste: snapshot.clipboard?.nodes.length ? () => paste(menu.flow) : undefined,
       selectAll: some ? selectAll : undefined,
       layout: some ? layout : undefined,
       fit: some ? () => void flow.fitView({ padding: 0.15, maxZoom: 1 }) : undefined,

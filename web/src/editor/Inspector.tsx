@@ -69,6 +69,7 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
         <label htmlFor="field-title">Title</label>
         <input
           id="field-title"
+          data-node={node.id}
           value={node.title ?? ""}
           placeholder={meta?.title ?? node.type}
           onChange={(event) =>
