@@ -4,6 +4,7 @@
  * the result in a `json` block, the logs, the capability calls), and why a request ended early.
  * Images are named, never embedded.
  */
+import { timeWithWait } from "../protocol/durations.ts";
 import type { AgentMessage, ContentPart } from "./messages.ts";
 import { readToolCall } from "./tools.ts";
 
@@ -28,8 +29,6 @@ function partText(part: ContentPart): string {
     }
   }
 }
-
-const ms = (n: number) => (n < 1000 ? `${Math.round(n)} ms` : `${(n / 1000).toFixed(1)} s`);
 
 export function transcriptMarkdown(title: string, messages: readonly AgentMessage[]): string {
   const out: string[] = [`# ${title}`];
@@ -64,16 +63,15 @@ export function transcriptMarkdown(title: string, messages: readonly AgentMessag
       if (text !== "") out.push(message.is_error ? `Tool error: ${text}` : text);
       continue;
     }
-    const wait = seen.approval_ms ? `, waited ${ms(seen.approval_ms)} for approval` : "";
-    out.push(
-      seen.ok
-        ? `ok in ${ms(seen.duration_ms)}${wait}`
-        : `${seen.error?.code ?? "failed"} in ${ms(seen.duration_ms)}${wait}: ${seen.error?.message ?? ""}`,
-    );
+    const time = timeWithWait(seen.duration_ms, seen.approval_ms);
+    out.push(seen.ok ? `ok in ${time}` : `${seen.error?.code ?? "failed"} in ${time}: ${seen.error?.message ?? ""}`);
     if (seen.ok && seen.result !== undefined) out.push(fenced(JSON.stringify(seen.result, null, 2), "json"));
     if (seen.logs.length > 0) out.push(`Logs:\n\n${fenced(seen.logs.join("\n"))}`);
     if (seen.calls.length > 0) {
-      out.push(seen.calls.map((c) => `- ${c.capability}: ${c.ok ? "ok" : "failed"} (${ms(c.ms)})`).join("\n"));
+      const calls = seen.calls.map(
+        (c) => `- ${c.capability}: ${c.ok ? "ok" : "failed"} (${timeWithWait(c.ms, c.approval_ms)})`,
+      );
+      out.push(calls.join("\n"));
     }
   }
   return `${out.join("\n\n")}\n`;

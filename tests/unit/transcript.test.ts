@@ -54,7 +54,7 @@ describe("a conversation as Markdown", () => {
         "Let me look.",
         "**Step: Count**",
         "```js\nexport default 2;\n```",
-        "ok in 12 ms, waited 1.5 s for approval",
+        "ok in 12 ms · waited 1.5 s for approval",
         '```json\n{\n  "count": 2\n}\n```',
         "Logs:\n\n```\nfound 2\n```",
         "- workflows.list: ok (3 ms)",

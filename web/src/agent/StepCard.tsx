@@ -7,7 +7,7 @@
 import { createContext, type ReactNode, useContext } from "react";
 import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
 import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
-import { timeWithWait } from "../durations.ts";
+import { timeWithWait } from "../../../shared/protocol/durations.ts";
 import { progressText, useSubtaskProgress } from "./subtask-progress.ts";
 
 /** Puts an action's code in the panel's `Action` editor and shows it (absent where there is none). */

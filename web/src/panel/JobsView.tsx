@@ -6,12 +6,13 @@
  * from the session's job events.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
+import { formatMs } from "../../../shared/protocol/durations.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { ValueView } from "./ValueView.tsx";
 
 function duration(job: JobEntry): string {
   if (job.duration_ms === null) return job.status === "queued" || job.status === "running" ? "running" : "";
-  return job.duration_ms < 1000 ? `${job.duration_ms} ms` : `${(job.duration_ms / 1000).toFixed(1)} s`;
+  return formatMs(job.duration_ms);
 }
 
 /** Shows a job's node on the canvas (opening its workflow if need be); answers why not, when it cannot. */

@@ -2,8 +2,9 @@
  * The `Result` region: the observation of the last action (result, logs, calls with timings, error with
  * position). The result shows as ValueView does: tables, a collapsible tree, images.
  */
+
+import { timeWithWait } from "../../../shared/protocol/durations.ts";
 import type { Observation } from "../../../shared/protocol/worker.ts";
-import { timeWithWait } from "../durations.ts";
 import { Revealed } from "../reveal-view.tsx";
 import { ValueView } from "./ValueView.tsx";
 
