@@ -16,3 +16,21 @@ export function timeWithWait(own: number, approvalMs: number | undefined): strin
     ? `${formatMs(own)} · waited ${formatMs(approvalMs)} for approval`
     : formatMs(own);
 }
+
+/**
+ * When something happened, for a person, relative to `now`: "just now", "5 min ago", "3 h ago",
+ * "yesterday", "4 days ago", then the date ("on 3 Dec 2026"). A time ahead of `now` (another
+ * machine's clock) is "just now".
+ */
+export function timeAgo(at: string | number | Date, now: number = Date.now()): string {
+  const when = new Date(at);
+  const ms = now - when.getTime();
+  if (Number.isNaN(ms)) return "";
+  if (ms < 60_000) return "just now";
+  if (ms < 3_600_000) return `${Math.floor(ms / 60_000)} min ago`;
+  if (ms < 86_400_000) return `${Math.floor(ms / 3_600_000)} h ago`;
+  const days = Math.floor(ms / 86_400_000);
+  if (days === 1) return "yesterday";
+  if (days < 7) return `${days} days ago`;
+  return `on ${when.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" })}`;
+}

@@ -1,14 +1,21 @@
 /**
  * The page's other parts hand the agent a question to finish: a node's menu `Ask the agent`, a failed
- * job's `Ask the agent`. The panel shows its Agent tab (the dock opens if it was hidden) and puts the
- * question's start in Message, with the cursor after it, for the person to finish and send: nothing is
- * sent on their behalf.
+ * job's `Ask the agent`, the empty editor's `Ask the agent to build one`. The panel shows its Agent tab
+ * (the dock opens if it was hidden) and puts the question's start in Message, with the cursor after it,
+ * for the person to finish and send: nothing is sent on their behalf. Its value (for
+ * `useSyncExternalStore`) is whether a question can be asked now.
  */
-export class AgentAsks {
+import { ExternalStore } from "./external-store.ts";
+
+export class AgentAsks extends ExternalStore<boolean> {
   /** The panel's conversation, while it has an agent to ask. */
   #answerer: ((text: string) => void) | undefined;
   /** What must show the panel first (the dock, when the panel is hidden). */
   readonly #watchers = new Set<() => void>();
+
+  constructor() {
+    super(false);
+  }
 
   /** Whether a question can be asked now (the menus offer `Ask the agent` only then). */
   get available(): boolean {
@@ -24,8 +31,11 @@ export class AgentAsks {
   /** The conversation takes the questions, until the returned function is called. */
   answer = (answerer: (text: string) => void): (() => void) => {
     this.#answerer = answerer;
+    this.publish(true);
     return () => {
-      if (this.#answerer === answerer) this.#answerer = undefined;
+      if (this.#answerer !== answerer) return;
+      this.#answerer = undefined;
+      this.publish(false);
     };
   };
 

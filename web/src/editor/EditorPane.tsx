@@ -24,7 +24,9 @@ import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
+import { WorkflowStart } from "./WorkflowStart.tsx";
 import type { WorkflowList } from "./workflow-list.ts";
+import { followOpenWorkflow, linkedWorkflow } from "./workflow-url.ts";
 
 export interface EditorPaneProps {
   controller: EditorController;
@@ -43,6 +45,9 @@ export function EditorPane(props: EditorPaneProps) {
   );
 }
 
+const noAsks = () => () => {};
+const never = () => false;
+
 type Notice = { text: string; kind: "success" | "problem" };
 
 /** How long a success notice ("Saved.") stays. */
@@ -51,6 +56,7 @@ const SUCCESS_MS = 2500;
 function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
   useSyncExternalStore(jobs.subscribe, jobs.getSnapshot);
+  const canAsk = useSyncExternalStore(asks?.subscribe ?? noAsks, asks?.getSnapshot ?? never);
   const flow = useReactFlow();
   const [notice, setNotice] = useState<Notice | undefined>();
   const [conflict, setConflict] = useState(false);
@@ -85,8 +91,15 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   }, [notice]);
 
   useEffect(() => {
-    void controller.restore().then(() => workflows.refresh());
-  }, [controller, workflows]);
+    void controller.restore(linkedWorkflow()).then((failed) => {
+      problem(failed);
+      return workflows.refresh();
+    });
+    return followOpenWorkflow(controller.store, async (id) => {
+      if (id) problem(await controller.open(id));
+      else controller.store.close();
+    });
+  }, [controller, workflows, problem]);
 
   const workflow = snapshot.workflow;
   const graph = snapshot.graph;
@@ -262,7 +275,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           ? () => problem(controller.userEdits(wired.map((e) => ({ op: "ui_delete_edge", args: { edge_id: e.id } }))))
           : undefined,
       ask:
-        asks?.available && workflow
+        asks && canAsk && workflow
           ? () =>
               asks.ask(
                 aboutNodes(workflow.name, menu.kind === "pane" ? [] : graph.nodes.filter((n) => chosen.has(n.id))),
@@ -374,7 +387,11 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           />
         </div>
       ) : (
-        <p className="status">Open a workflow or create a new one.</p>
+        <WorkflowStart
+          workflows={workflows}
+          onOpen={(id) => void controller.open(id).then(problem)}
+          onAsk={canAsk ? () => asks?.ask("Build a workflow that ") : undefined}
+        />
       )}
       {shortcuts.shown ? <ShortcutsDialog onClose={shortcuts.close} /> : null}
     </section>

@@ -112,9 +112,19 @@ export class EditorController {
     return () => this.#revealers.delete(listener);
   }
 
-  async restore(): Promise<void> {
+  /**
+   * Opens what the page had open: the workflow its address names (a reload, a link), else the one
+   * last opened here. Answers why the linked one could not be opened.
+   */
+  async restore(linked?: string): Promise<string | undefined> {
+    if (linked) {
+      const failed = await this.open(linked);
+      // The refusal's first sentence (what follows is a hint for an action's author).
+      return failed && `The workflow this page's address names could not be opened: ${failed.split(/(?<=\.) /)[0]}`;
+    }
     const id = await get<string>("open-workflow");
     if (id) await this.open(id);
+    return undefined;
   }
 
   async create(name: string): Promise<string | undefined> {

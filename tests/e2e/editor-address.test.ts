@@ -1,0 +1,82 @@
+/**
+ * The open workflow is in the page's address and title, as a document app has it: a reload or a link
+ * opens it (each tab its own), Back and Forward move between the workflows opened. With none open, the
+ * editor lists the person's workflows to open, or says how to make one.
+ */
+import { describe, expect, it } from "vitest";
+import { startFakeOpenAI } from "../support/fake-models.ts";
+import { agent } from "./agent-page.ts";
+import { openApp } from "./browser.ts";
+import { newWorkflow } from "./editor.ts";
+
+const linked = (url: string) => new URL(url).searchParams.get("workflow");
+
+describe("the open workflow in the address", () => {
+  it("opens what the address names; each tab keeps its own; Back and Forward go between workflows", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await newWorkflow(page, "First");
+    await newWorkflow(page, "Second");
+    const ids = Object.fromEntries(
+      ((await server.app.store.sql("SELECT id, name FROM workflows").all()) as { id: string; name: string }[]).map(
+        (row) => [row.name, row.id],
+      ),
+    );
+    await expect.poll(() => linked(page.url())).toBe(ids.Second);
+    expect(await page.title()).toBe("Second · nodetool sandbox");
+
+    await page.goBack();
+    await page.getByText("First · version 1").waitFor();
+    expect(linked(page.url())).toBe(ids.First);
+    await expect.poll(() => page.title()).toBe("First · nodetool sandbox");
+    await page.goForward();
+    await page.getByText("Second · version 1").waitFor();
+
+    // A link opens the workflow it names, in another tab, whatever this one has open...
+    const other = await app.newPage();
+    await other.goto(`${server.url}/?workflow=${ids.First}`);
+    await other.getByText("First · version 1").waitFor();
+    // ...and this tab, reloaded, opens its own (not the one the other tab opened last).
+    await page.reload();
+    await page.getByText("Second · version 1").waitFor();
+    expect(linked(page.url())).toBe(ids.Second);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("lists the person's workflows when none is open: a link to a missing one says so; a click opens one", async () => {
+    await using fake = await startFakeOpenAI({ script: [] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    const start = page.getByRole("navigation", { name: "Your workflows" });
+    await page.getByText("You have no workflows yet.").waitFor();
+    expect(await start.count()).toBe(0);
+    await newWorkflow(page, "Alpha");
+    await newWorkflow(page, "Beta");
+
+    await page.goto(`${server.url}/?workflow=wf_missing`);
+    await page
+      .getByRole("status")
+      .getByText(`The workflow this page's address names could not be opened: No workflow with id "wf_missing".`)
+      .waitFor();
+    await start.waitFor();
+    // The last edited first, each with its version and when it was edited.
+    expect(await start.getByRole("listitem").allInnerTexts()).toEqual([
+      expect.stringMatching(/^Beta\s+version 1 · edited just now$/),
+      expect.stringMatching(/^Alpha\s+version 1 · edited just now$/),
+    ]);
+    await start.getByRole("button", { name: "Alpha" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Alpha · version 1").waitFor();
+    expect(linked(page.url())).toBe(
+      ((await server.app.store.sql("SELECT id FROM workflows WHERE name = 'Alpha'").get()) as { id: string }).id,
+    );
+
+    // Back to the address with no workflow: the list again, and the agent can be asked to build one.
+    await page.goto(`${server.url}/?workflow=wf_missing`);
+    await page.getByRole("button", { name: "Ask the agent to build one" }).click();
+    expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("aria-selected")).toBe("true");
+    await expect.poll(() => page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("Build a workflow that ");
+    expect(fake.requests).toHaveLength(0);
+    expect(app.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * What the editor shows with no workflow open: the person's workflows, the last edited first, each
+ * opened by a click (or Enter); with none yet, the ways to make one.
+ */
+import { useSyncExternalStore } from "react";
+import { timeAgo } from "../../../shared/protocol/durations.ts";
+import type { WorkflowList } from "./workflow-list.ts";
+
+/** How many are listed here; the picker has them all. */
+const SHOWN = 12;
+
+export interface WorkflowStartProps {
+  workflows: WorkflowList;
+  onOpen(id: string): void;
+  /** Begins a request to the agent to build one (absent without an agent). */
+  onAsk: (() => void) | undefined;
+}
+
+export function WorkflowStart({ workflows, onOpen, onAsk }: WorkflowStartProps) {
+  const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
+  const now = Date.now();
+  return (
+    <div className="workflow-start">
+      <p className="status">Open a workflow or create a new one.</p>
+      {list.length > 0 ? (
+        <nav aria-labelledby="workflow-start-heading">
+          <h2 id="workflow-start-heading">Your workflows</h2>
+          <ul>
+            {list.slice(0, SHOWN).map((w) => (
+              <li key={w.id}>
+                <button type="button" onClick={() => onOpen(w.id)}>
+                  {w.name}
+                </button>
+                <span className="workflow-start-meta">
+                  version {w.version} · edited{" "}
+                  <time dateTime={w.updated_at} title={new Date(w.updated_at).toLocaleString()}>
+                    {timeAgo(w.updated_at, now)}
+                  </time>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {list.length > SHOWN ? <p>{list.length - SHOWN} more in the Workflow picker above.</p> : null}
+        </nav>
+      ) : (
+        <p>
+          You have no workflows yet. <strong>New workflow</strong> starts an empty one; <strong>Import</strong> opens a
+          workflow file, as does dropping one here.
+        </p>
+      )}
+      {onAsk ? (
+        <p>
+          <button type="button" onClick={onAsk}>
+            Ask the agent to build one
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}
