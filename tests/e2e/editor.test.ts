@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode as addFromPalette, connect, newWorkflow } from "./editor.ts";
+import { addNode as addFromPalette, connect, newWorkflow, workflowAction } from "./editor.ts";
 
 describe("the workflow editor, by hand", () => {
   it("adds, drags, connects, undoes and saves; a reload finds the saved graph; hand edits never prompt", async () => {
@@ -160,26 +160,42 @@ describe("renaming and deleting a workflow from the editor", () => {
     const other = await context.newPage();
     await other.goto(server.url);
     await other.getByText("Throw away · version 1").waitFor();
+    // The person is back on the first tab (a tab behind another draws its frames slowly).
+    await page.bringToFront();
     const names = async () =>
       ((await server.app.store.sql("SELECT name FROM workflows ORDER BY name").all()) as { name: string }[]).map(
         (row) => row.name,
       );
 
-    const remove = page.getByRole("button", { name: "Delete workflow" });
+    const more = page.getByRole("button", { name: "More workflow actions" });
+    const focused = (locator: typeof more) => locator.evaluate((el) => el === document.activeElement);
     const dialog = page.getByRole("alertdialog", { name: "Delete “Throw away”?" });
-    await remove.click();
+    await workflowAction(page, "Delete");
     await dialog.waitFor();
-    expect(await dialog.getByRole("button", { name: "Cancel" }).evaluate((el) => el === document.activeElement)).toBe(
-      true,
-    );
+    expect(await focused(dialog.getByRole("button", { name: "Cancel" }))).toBe(true);
+    // Escape keeps it, and focus is back on the menu's button.
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => focused(more)).toBe(true);
     await page.reload();
     await page.getByText("Throw away · version 1").waitFor();
     expect(await names()).toEqual(["Keep me", "Throw away"]);
 
-    // By keyboard: Enter opens the dialog, Tab moves from Cancel to Delete, Enter deletes.
-    await remove.focus();
+    // By keyboard: ArrowUp opens the menu on its last item, Delete; Escape closes it, back on the button;
+    // ArrowDown opens it on its first; End goes to Delete, Enter opens the dialog, Tab moves from Cancel
+    // to Delete, Enter deletes.
+    const menu = page.getByRole("menu", { name: "Workflow actions" });
+    await more.focus();
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => focused(menu.getByRole("menuitem", { name: "Delete" }))).toBe(true);
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "detached" });
+    expect(await focused(more)).toBe(true);
+    expect(await more.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => focused(menu.getByRole("menuitem", { name: "Duplicate" }))).toBe(true);
+    expect(await more.getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("End");
     await page.keyboard.press("Enter");
     await dialog.waitFor();
     await page.keyboard.press("Tab");
@@ -195,7 +211,12 @@ describe("renaming and deleting a workflow from the editor", () => {
     await page.getByText("Keep me · version 1").waitFor();
     expect(await page.locator("select option", { hasText: "Throw away" }).count()).toBe(0);
 
-    await remove.click();
+    // A click on the button closes the menu it opened.
+    await more.click();
+    await menu.waitFor();
+    await more.click();
+    await menu.waitFor({ state: "detached" });
+    await workflowAction(page, "Delete");
     await page.getByRole("alertdialog", { name: "Delete “Keep me”?" }).getByRole("button", { name: "Delete" }).click();
     await page.getByText("Open a workflow or create a new one.").waitFor();
     await page.reload();

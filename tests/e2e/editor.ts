@@ -10,6 +10,12 @@ export async function newWorkflow(page: Page, name: string): Promise<void> {
   await page.getByText(`${name} · version 1`).waitFor();
 }
 
+/** Chooses `item` (`Duplicate`, `Export`, `Delete`) in the toolbar's `More` menu. */
+export async function workflowAction(page: Page, item: "Duplicate" | "Export" | "Delete"): Promise<void> {
+  await page.getByRole("button", { name: "More workflow actions" }).click();
+  await page.getByRole("menu", { name: "Workflow actions" }).getByRole("menuitem", { name: item }).click();
+}
+
 /** Adds a node from the palette (opened with `Add node`), searching `query` and picking `typeId`. */
 export async function addNode(page: Page, query: string, typeId: string): Promise<void> {
   await page.getByRole("button", { name: "Add node" }).click();

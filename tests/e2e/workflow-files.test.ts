@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, newWorkflow, node, select } from "./editor.ts";
+import { addNode, newWorkflow, node, select, workflowAction } from "./editor.ts";
 
 const GRAPH = {
   nodes: [
@@ -43,10 +43,7 @@ describe("workflow files", () => {
     // An unsaved change goes into the file too.
     await addNode(page, "multiply", "math.multiply");
     await page.getByText(/unsaved draft/).waitFor();
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Export" }).click(),
-    ]);
+    const [download] = await Promise.all([page.waitForEvent("download"), workflowAction(page, "Export")]);
     expect(download.suggestedFilename()).toBe("Adder chain.json");
     const text = await readFile(await download.path(), "utf8");
     const file = JSON.parse(text) as { name: string; graph: typeof GRAPH };
@@ -115,7 +112,7 @@ describe("workflow files", () => {
     await addNode(page, "multiply", "math.multiply");
     await page.getByText(/unsaved draft/).waitFor();
 
-    await page.getByRole("button", { name: "Duplicate workflow" }).click();
+    await workflowAction(page, "Duplicate");
     await page.getByText(/^Adder chain \(copy\) · version 1$/).waitFor();
     expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
     const [original, copy] = await stored();
@@ -133,7 +130,7 @@ describe("workflow files", () => {
     expect(await page.locator(".react-flow__node[data-id]").count()).toBe(3);
 
     // A second copy is `(copy 2)`.
-    await page.getByRole("button", { name: "Duplicate workflow" }).click();
+    await workflowAction(page, "Duplicate");
     await page.getByText(/^Adder chain \(copy 2\) · version 1$/).waitFor();
     expect((await stored()).map((w) => w.name)).toEqual(["Adder chain", "Adder chain (copy)", "Adder chain (copy 2)"]);
     expect(app.problems).toEqual([]);

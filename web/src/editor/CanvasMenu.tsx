@@ -1,18 +1,10 @@
 /**
  * The canvas's context menu, as React Flow editors have it: right-click a node (or the selection), a
  * connection or the empty canvas, or press the Menu key or Shift+F10 on a focused node or connection or
- * on the canvas. A WAI-ARIA menu: the first item has focus, the arrow keys, Home and End move, Enter
- * runs an item, Escape (or Tab) closes it and focus goes back where it was; a click elsewhere closes it.
+ * on the canvas. It is a Menu (Menu.tsx) opened at that point, kept inside the canvas.
  */
-import { useEffect, useLayoutEffect, useRef } from "react";
-
-export interface MenuItem {
-  label: string;
-  /** The keys that do the same, shown beside it. */
-  keys?: string | undefined;
-  /** What it does; absent: not possible now (shown, disabled). */
-  run: (() => void) | undefined;
-}
+import { useCallback } from "react";
+import { Menu, type MenuItem } from "./Menu.tsx";
 
 /** What was right-clicked, and where (pixels inside the canvas, and the flow position there). */
 export interface MenuRequest {
@@ -89,83 +81,16 @@ export function menuFor(
   };
 }
 
-/** The items that can be chosen now, in order. */
-function enabledItems(menu: HTMLElement | null): HTMLElement[] {
-  return [...(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
-}
-
 export function CanvasMenu({ label, at, items, onClose }: CanvasMenuProps) {
-  const menu = useRef<HTMLDivElement>(null);
-
   // Inside the canvas: a menu opened near the right or bottom edge opens leftwards or upwards.
-  useLayoutEffect(() => {
-    const element = menu.current;
-    const box = element?.offsetParent;
-    if (!element || !box) return;
-    const left = Math.max(4, Math.min(at.x, box.clientWidth - element.offsetWidth - 4));
-    const top = Math.max(4, Math.min(at.y, box.clientHeight - element.offsetHeight - 4));
-    element.style.left = `${left}px`;
-    element.style.top = `${top}px`;
-  }, [at]);
-  useEffect(() => enabledItems(menu.current)[0]?.focus(), []);
-  // A press anywhere else closes it (focus stays where that press puts it), as a wheel does.
-  const close = useRef(onClose);
-  close.current = onClose;
-  useEffect(() => {
-    const outside = (event: PointerEvent) => {
-      if (!menu.current?.contains(event.target as Node)) close.current(false);
-    };
-    // The canvas zooming or panning under it would leave it pointing at nothing.
-    const moved = () => close.current(false);
-    document.addEventListener("pointerdown", outside, true);
-    document.addEventListener("wheel", moved, true);
-    return () => {
-      document.removeEventListener("pointerdown", outside, true);
-      document.removeEventListener("wheel", moved, true);
-    };
-  }, []);
-
-  return (
-    <div
-      ref={menu}
-      role="menu"
-      aria-label={label}
-      className="canvas-menu"
-      style={{ left: at.x, top: at.y }}
-      onContextMenu={(event) => event.preventDefault()}
-      onKeyDown={(event) => {
-        const all = enabledItems(menu.current);
-        const at = all.indexOf(document.activeElement as HTMLElement);
-        const go = (i: number) => all[(i + all.length) % all.length]?.focus();
-        if (event.key === "ArrowDown") go(at + 1);
-        else if (event.key === "ArrowUp") go(at - 1);
-        else if (event.key === "Home") go(0);
-        else if (event.key === "End") go(all.length - 1);
-        else if (event.key === "Escape" || event.key === "Tab") onClose(true);
-        else return;
-        event.preventDefault();
-        event.stopPropagation();
-      }}
-    >
-      {items.map((item) => (
-        <button
-          key={item.label}
-          type="button"
-          role="menuitem"
-          tabIndex={-1}
-          aria-disabled={item.run ? undefined : "true"}
-          aria-keyshortcuts={item.keys?.replace("Cmd", "Meta").replace("Ctrl", "Control")}
-          onClick={() => {
-            if (!item.run) return;
-            // Focus goes back first: what the item does may move it on (the palette, a pasted node).
-            onClose(true);
-            item.run();
-          }}
-        >
-          <span>{item.label}</span>
-          {item.keys ? <kbd>{item.keys}</kbd> : null}
-        </button>
-      ))}
-    </div>
+  const place = useCallback(
+    (element: HTMLElement) => {
+      const box = element.offsetParent;
+      if (!box) return;
+      element.style.left = `${Math.max(4, Math.min(at.x, box.clientWidth - element.offsetWidth - 4))}px`;
+      element.style.top = `${Math.max(4, Math.min(at.y, box.clientHeight - element.offsetHeight - 4))}px`;
+    },
+    [at],
   );
+  return <Menu label={label} items={items} onClose={onClose} place={place} className="canvas-menu" />;
 }

@@ -1,13 +1,15 @@
 /**
- * The editor's toolbar: the workflow picker, New, Import, Save, Undo/Redo, Add node, Auto layout, the
- * run controls, and the open workflow's name (renamed in place), version, Duplicate, Export and Delete.
+ * The editor's toolbar, in two rows. The first is the document's: the workflow picker, New, Import, and
+ * the open workflow's name (renamed in place), version and `More` (Duplicate, Export, Delete). The
+ * second, while a workflow is open, edits and runs it: Save, Undo/Redo, Add node, Auto layout and the
+ * run controls.
  */
 import type { ReactNode } from "react";
 import { useSyncExternalStore } from "react";
 import type { EditorController } from "./controller.ts";
-import { DeleteWorkflow } from "./DeleteWorkflow.tsx";
 import { NewWorkflow } from "./NewWorkflow.tsx";
-import { ExportWorkflow, ImportWorkflow } from "./WorkflowFiles.tsx";
+import { ImportWorkflow } from "./WorkflowFiles.tsx";
+import { WorkflowMenu } from "./WorkflowMenu.tsx";
 import { WorkflowName } from "./WorkflowName.tsx";
 import type { WorkflowList } from "./workflow-list.ts";
 
@@ -30,72 +32,78 @@ export function EditorToolbar(props: EditorToolbarProps) {
   const { workflow, graph } = snapshot;
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
-      <label>
-        Workflow{" "}
-        <select
-          value={workflow?.id ?? ""}
-          onFocus={() => void workflows.refresh()}
-          onChange={(e) => {
-            if (e.target.value) void controller.open(e.target.value).then(onMessage);
-          }}
-        >
-          <option value="">(none open)</option>
-          {list.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <NewWorkflow onCreate={async (name) => onMessage(await controller.create(name))} />
-      <ImportWorkflow onImport={async (file) => onMessage(await controller.importFile(file))} />
-      <button type="button" onClick={onSave} disabled={!workflow || !snapshot.dirty}>
-        Save
-      </button>
-      <button
-        type="button"
-        onClick={() => controller.store.undo()}
-        disabled={!snapshot.canUndo}
-        aria-keyshortcuts="Control+Z"
-      >
-        Undo
-      </button>
-      <button
-        type="button"
-        onClick={() => controller.store.redo()}
-        disabled={!snapshot.canRedo}
-        aria-keyshortcuts="Control+Shift+Z"
-      >
-        Redo
-      </button>
+      <div className="toolbar-row">
+        <label>
+          Workflow{" "}
+          <select
+            value={workflow?.id ?? ""}
+            onFocus={() => void workflows.refresh()}
+            onChange={(e) => {
+              if (e.target.value) void controller.open(e.target.value).then(onMessage);
+            }}
+          >
+            <option value="">(none open)</option>
+            {list.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <NewWorkflow onCreate={async (name) => onMessage(await controller.create(name))} />
+        <ImportWorkflow onImport={async (file) => onMessage(await controller.importFile(file))} />
+        {workflow ? (
+          <>
+            <span className="toolbar-gap" />
+            <span className="workflow-state">
+              <WorkflowName key={workflow.id} name={workflow.name} onRename={(name) => controller.rename(name)} /> ·
+              version {workflow.version}
+              {snapshot.dirty ? " · unsaved draft" : ""}
+            </span>
+            <WorkflowMenu
+              key={workflow.id}
+              name={workflow.name}
+              onDuplicate={async () => {
+                await workflows.refresh();
+                onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));
+              }}
+              file={() => controller.exportFile()}
+              onDelete={onDelete}
+            />
+          </>
+        ) : null}
+      </div>
       {workflow ? (
-        <>
+        <div className="toolbar-row">
+          <button type="button" onClick={onSave} disabled={!snapshot.dirty} aria-keyshortcuts="Control+S">
+            Save
+          </button>
+          <button
+            type="button"
+            onClick={() => controller.store.undo()}
+            disabled={!snapshot.canUndo}
+            aria-keyshortcuts="Control+Z"
+          >
+            Undo
+          </button>
+          <button
+            type="button"
+            onClick={() => controller.store.redo()}
+            disabled={!snapshot.canRedo}
+            aria-keyshortcuts="Control+Shift+Z"
+          >
+            Redo
+          </button>
+          <span className="toolbar-separator" />
           <button type="button" onClick={onPalette} aria-keyshortcuts="Control+K">
             Add node
           </button>
           <button type="button" onClick={onLayout} disabled={graph.nodes.length === 0}>
             Auto layout
           </button>
+          <span className="toolbar-separator" />
           {run}
-          <span className="workflow-state">
-            <WorkflowName key={workflow.id} name={workflow.name} onRename={(name) => controller.rename(name)} /> ·
-            version {workflow.version}
-            {snapshot.dirty ? " · unsaved draft" : ""}
-          </span>
-          <button
-            type="button"
-            title="Open a copy of this workflow (unsaved changes too) as a new workflow"
-            aria-label="Duplicate workflow"
-            onClick={async () => {
-              await workflows.refresh();
-              onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));
-            }}
-          >
-            Duplicate
-          </button>
-          <ExportWorkflow file={() => controller.exportFile()} />
-          <DeleteWorkflow key={workflow.id} name={workflow.name} onDelete={onDelete} />
-        </>
+        </div>
       ) : null}
     </div>
   );

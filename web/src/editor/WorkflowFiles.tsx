@@ -1,10 +1,8 @@
 /**
- * `Import` (a workflow file, or a bare graph, becomes a new workflow and opens; EditorPane takes a
- * dropped one the same way) and `Export` (the open
- * workflow, with the graph on screen, downloads as `<name>.json`): see workflow-file.ts.
+ * `Import`: a workflow file (what `More` > `Export` wrote, or a bare graph) becomes a new workflow and
+ * opens; EditorPane takes a dropped one the same way. See workflow-file.ts.
  */
 import { useRef } from "react";
-import { downloadText } from "../download.ts";
 
 export function ImportWorkflow({ onImport }: { onImport(file: File): Promise<void> }) {
   const input = useRef<HTMLInputElement>(null);
@@ -27,20 +25,5 @@ export function ImportWorkflow({ onImport }: { onImport(file: File): Promise<voi
         }}
       />
     </>
-  );
-}
-
-export function ExportWorkflow({ file }: { file(): { fileName: string; text: string } | undefined }) {
-  return (
-    <button
-      type="button"
-      title="Download the workflow on screen (unsaved changes too) as a JSON file"
-      onClick={() => {
-        const made = file();
-        if (made) downloadText(made.fileName, made.text, "application/json");
-      }}
-    >
-      Export
-    </button>
   );
 }
