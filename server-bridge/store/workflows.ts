@@ -21,7 +21,7 @@ interface Row {
 /** What a write announces: the change and the workflow as a picker lists it. */
 export interface WorkflowChange {
   change: "created" | "updated" | "deleted";
-  workflow: { id: string; name?: string; version?: number; updated_at?: string };
+  workflow: { id: string; name?: string; description?: string; version?: number; updated_at?: string };
 }
 
 const NOT_FOUND_HINT = "Call workflows.list() to see the ids that exist.";
@@ -48,7 +48,16 @@ export class WorkflowStore {
     const { id } = workflow;
     this.onChange(
       "version" in workflow
-        ? { change, workflow: { id, name: workflow.name, version: workflow.version, updated_at: workflow.updated_at } }
+        ? {
+            change,
+            workflow: {
+              id,
+              name: workflow.name,
+              description: workflow.description,
+              version: workflow.version,
+              updated_at: workflow.updated_at,
+            },
+          }
         : { change, workflow: { id } },
     );
   }

@@ -51,6 +51,7 @@ export const SessionEvent = z.discriminatedUnion("type", [
     workflow: z.object({
       id: z.string(),
       name: z.string().optional(),
+      description: z.string().optional(),
       version: z.number().optional(),
       updated_at: z.string().optional(),
     }),

@@ -231,6 +231,57 @@ describe("renaming and deleting a workflow from the editor", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("describes the workflow in the inspector with no node selected; other tabs and the workflow list follow", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await newWorkflow(page, "Described");
+    const details = page.getByRole("region", { name: "Inspector" }).getByRole("region", { name: "This workflow" });
+    await details.getByText("0 nodes · 0 connections").waitFor();
+    const field = details.getByRole("textbox", { name: "Description" });
+    const stored = async () =>
+      (await server.app.store.sql("SELECT description, version FROM workflows WHERE name = 'Described'").get()) as {
+        description: string;
+        version: number;
+      };
+
+    // Leaving the field saves it; the version moves on, and a Save after it is no conflict.
+    await field.fill("Adds two numbers");
+    await page.keyboard.press("Tab");
+    await details.getByText("Description saved.").waitFor();
+    expect(await stored()).toEqual({ description: "Adds two numbers", version: 2 });
+    await page.getByText("Described · version 2").waitFor();
+    // Escape puts back what is stored.
+    await field.fill("Something else");
+    await field.press("Escape");
+    expect(await field.inputValue()).toBe("Adds two numbers");
+
+    // Another tab on it follows a change made here (Ctrl+Enter saves without leaving the field).
+    const other = await app.newPage();
+    await other.goto(page.url());
+    const otherField = other.getByRole("textbox", { name: "Description" });
+    await expect.poll(() => otherField.inputValue()).toBe("Adds two numbers");
+    await page.bringToFront();
+    await field.fill("Adds two numbers, then doubles");
+    await field.press("Control+Enter");
+    await details.getByText("Description saved.").waitFor();
+    await expect.poll(() => otherField.inputValue()).toBe("Adds two numbers, then doubles");
+
+    await addFromPalette(page, "add", "math.add");
+    await details.waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Described · version 4").waitFor();
+    expect(await stored()).toEqual({ description: "Adds two numbers, then doubles", version: 4 });
+
+    // The list of workflows (nothing open) shows it under the name.
+    await other.goto(`${server.url}/?workflow=wf_missing`);
+    await other
+      .getByRole("navigation", { name: "Your workflows" })
+      .getByRole("listitem")
+      .getByText("Adds two numbers, then doubles")
+      .waitFor();
+    expect(app.problems).toEqual([]);
+  });
+
   it("lists the keyboard shortcuts on ? and from the canvas controls; Escape or Close gives focus back", async () => {
     await using app = await openApp();
     const { page } = app;

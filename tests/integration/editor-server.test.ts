@@ -44,10 +44,10 @@ describe("the editor's server side", () => {
     });
     expect(await second.next("workflow_changed")).toMatchObject({ change: "created", workflow: { id } });
 
-    await call("update", [{ workflow_id: id, name: "Renamed" }]);
+    await call("update", [{ workflow_id: id, name: "Renamed", description: "Adds things up" }]);
     expect(await feed.next("workflow_changed")).toMatchObject({
       change: "updated",
-      workflow: { id, name: "Renamed", version: 2 },
+      workflow: { id, name: "Renamed", description: "Adds things up", version: 2 },
     });
     await call("delete", [id]);
     expect(await feed.next("workflow_changed")).toMatchObject({ change: "deleted", workflow: { id } });

@@ -1,5 +1,6 @@
 /**
- * The `Inspector` region: the selected node's title and one field per input from its node type's
+ * The `Inspector` region: with no node selected, the workflow's own details (WorkflowDetails.tsx);
+ * else the selected node's title and one field per input from its node type's
  * metadata. A connectable input also says where its value comes from, or offers the outputs that fit
  * (`InputSource`: connecting without a drag). Every edit is the user's (`ui_update_node_data`,
  * `ui_set_node_title`, `ui_connect_nodes`, `ui_delete_edge`), undoable, and visible on the node at once.
@@ -15,6 +16,7 @@ import { Field } from "./fields.tsx";
 import { inputHandles } from "./handles.ts";
 import { InputSource } from "./InputSource.tsx";
 import { focusOnceDrawn } from "./view.ts";
+import { WorkflowDetails } from "./WorkflowDetails.tsx";
 import { STATUS_TEXT } from "./WorkflowNode.tsx";
 
 export interface InspectorProps {
@@ -40,6 +42,7 @@ function fieldsOf(node: GraphNode): InputSpec[] {
 
 export function Inspector({ node, selected, graph, controller, onMessage, run }: InspectorProps) {
   if (!node) {
+    const workflow = controller.store.getSnapshot().workflow;
     return (
       <section className="inspector" aria-label="Inspector">
         <h2>Inspector</h2>
@@ -48,6 +51,14 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
             ? `${selected} nodes are selected; select one to edit it.`
             : "Select a node to edit its inputs."}
         </p>
+        {workflow && selected === 0 ? (
+          <WorkflowDetails
+            key={workflow.id}
+            description={workflow.description}
+            graph={graph}
+            onDescribe={(description) => controller.describe(description)}
+          />
+        ) : null}
       </section>
     );
   }

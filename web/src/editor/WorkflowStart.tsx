@@ -28,9 +28,12 @@ export function WorkflowStart({ workflows, onOpen, onAsk }: WorkflowStartProps) 
           <ul>
             {list.slice(0, SHOWN).map((w) => (
               <li key={w.id}>
-                <button type="button" onClick={() => onOpen(w.id)}>
-                  {w.name}
-                </button>
+                <span className="workflow-start-name">
+                  <button type="button" onClick={() => onOpen(w.id)}>
+                    {w.name}
+                  </button>
+                  {w.description ? <span className="workflow-start-description">{w.description}</span> : null}
+                </span>
                 <span className="workflow-start-meta">
                   version {w.version} · edited{" "}
                   <time dateTime={w.updated_at} title={new Date(w.updated_at).toLocaleString()}>

@@ -16,6 +16,7 @@ import { readWorkflowFile, WORKFLOW_FILE_MAX_BYTES, workflowFile } from "./workf
 export interface WorkflowSummary {
   id: string;
   name: string;
+  description?: string | undefined;
   version: number;
   updated_at: string;
 }
@@ -184,7 +185,19 @@ export class EditorController {
       { workflow_id: workflow.id, name, expected_version: workflow.version },
     ]);
     if (!result.ok) return fieldRefusal(result.error, "name");
-    this.store.markRenamed(result.value as Workflow);
+    this.store.markDetails(result.value as Workflow);
+    return undefined;
+  }
+
+  /** Sets the open workflow's description, as `rename` sets its name (the graph and its draft stay). */
+  async describe(description: string): Promise<string | undefined> {
+    const { workflow } = this.store.getSnapshot();
+    if (!workflow) return "No workflow is open.";
+    const result = await this.calls.invoke("workflows", "update", [
+      { workflow_id: workflow.id, description, expected_version: workflow.version },
+    ]);
+    if (!result.ok) return fieldRefusal(result.error, "description");
+    this.store.markDetails(result.value as Workflow);
     return undefined;
   }
 

@@ -132,10 +132,16 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     this.#set({ graph: next });
   }
 
-  /** The open workflow was renamed (by an action or another tab): its title follows; nothing else changes. */
-  renamed(id: string, name: string): void {
+  /**
+   * The open workflow was renamed or described (by an action or another tab): its title and description
+   * follow; nothing else changes.
+   */
+  renamed(id: string, name: string, description: string | undefined): void {
     const open = this.getSnapshot().workflow;
-    if (open?.id === id && open.name !== name) this.#set({ workflow: { ...open, name } });
+    if (open?.id !== id) return;
+    const described = description ?? open.description;
+    if (open.name !== name || open.description !== described)
+      this.#set({ workflow: { ...open, name, description: described } });
   }
 
   /** The open workflow was deleted elsewhere: the editor keeps its draft and says so. */
@@ -143,11 +149,12 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     if (this.getSnapshot().workflow?.id === id && !this.getSnapshot().deleted) this.#set({ deleted: true });
   }
 
-  /** After a rename here: the stored name and version; the graph, and any draft of it, stay. */
-  markRenamed(workflow: Workflow): void {
+  /** After a rename or a new description here: the stored details and version; the graph, and any draft of it, stay. */
+  markDetails(workflow: Workflow): void {
     const open = this.getSnapshot().workflow;
     if (open?.id !== workflow.id) return;
-    this.#set({ workflow: { ...open, name: workflow.name, version: workflow.version } });
+    const { name, description, version } = workflow;
+    this.#set({ workflow: { ...open, name, description, version } });
   }
 
   /** After a successful save: the stored version and graph are now what the editor shows. */

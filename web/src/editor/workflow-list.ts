@@ -30,11 +30,12 @@ export class WorkflowList extends ExternalStore<WorkflowSummary[]> {
     const next: WorkflowSummary = {
       id: workflow.id,
       name: workflow.name ?? known?.name ?? workflow.id,
+      description: workflow.description ?? known?.description,
       version: workflow.version ?? known?.version ?? 1,
       updated_at: workflow.updated_at ?? new Date().toISOString(),
     };
     this.publish([next, ...others]);
-    // The open workflow was renamed elsewhere: the editor's title follows (its graph stays the draft).
-    this.controller.store.renamed(workflow.id, next.name);
+    // The open workflow was renamed or described elsewhere: the editor follows (its graph stays the draft).
+    this.controller.store.renamed(workflow.id, next.name, next.description);
   }
 }
