@@ -141,6 +141,13 @@ export default job.status;`,
     await node(page, "e").waitFor({ state: "detached" });
     await failed.getByRole("button", { name: "Show node e" }).click();
     await failed.getByText('Node "e" is not in the workflow on the canvas any more.').waitFor();
+
+    // Any job's `Open workflow` opens its workflow (its draft kept), a finished one's as well as a failed one's.
+    await picker.selectOption({ label: "Other" });
+    await page.getByText("Other · version 1").waitFor();
+    await failed.getByRole("button", { name: "Open the workflow Broken" }).click();
+    await page.getByText("Broken · version 1 · unsaved draft").waitFor();
+    expect(await node(page, "e").count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 });

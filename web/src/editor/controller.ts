@@ -91,15 +91,16 @@ export class EditorController {
   readonly #revealers = new Set<(nodeId: string) => void>();
 
   /**
-   * Shows a node to the person (the Jobs tab's "Show node"): opens the workflow it is in when another
-   * is open (its draft is kept), then the canvas selects it, brings it into view and focuses it.
-   * Answers why not, when it cannot.
+   * Shows a workflow, or a node of it, to the person (the Jobs tab's `Open workflow` and `Show node`):
+   * opens the workflow when another is open (its draft is kept), then the canvas selects the node,
+   * brings it into view and focuses it. Answers why not, when it cannot.
    */
-  async reveal(workflowId: string | null, nodeId: string): Promise<string | undefined> {
+  async reveal(workflowId: string | null, nodeId?: string): Promise<string | undefined> {
     if (workflowId !== null && workflowId !== this.store.getSnapshot().workflow?.id) {
       const failed = await this.open(workflowId);
       if (failed) return failed;
     }
+    if (nodeId === undefined) return undefined;
     if (!this.store.getSnapshot().graph.nodes.some((node) => node.id === nodeId)) {
       return `Node "${nodeId}" is not in the workflow on the canvas any more.`;
     }

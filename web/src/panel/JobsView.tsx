@@ -1,8 +1,8 @@
 /**
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
- * failing node, with `Show node` to find it on the canvas (where the page has an editor) and `Ask the
- * agent` to begin a question about it in the conversation. Kept live
+ * failing node, with `Show node` to find it on the canvas (where the page has an editor; `Open workflow`
+ * opens any job's) and `Ask the agent` to begin a question about it in the conversation. Kept live
  * from the session's job events.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
@@ -15,8 +15,19 @@ function duration(job: JobEntry): string {
   return formatMs(job.duration_ms);
 }
 
-/** Shows a job's node on the canvas (opening its workflow if need be); answers why not, when it cannot. */
-export type ShowNode = (workflowId: string | null, nodeId: string) => Promise<string | undefined>;
+/**
+ * Opens a job's workflow in the editor and, given one, shows its node on the canvas; answers why not,
+ * when it cannot.
+ */
+export type ShowNode = (workflowId: string | null, nodeId?: string) => Promise<string | undefined>;
+
+/** When a job began: the time of day for today's, with the date for older ones. */
+function started(at: string, now = new Date()): string {
+  const when = new Date(at);
+  return when.toDateString() === now.toDateString()
+    ? when.toLocaleTimeString()
+    : when.toLocaleString(undefined, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
+}
 
 interface JobItemProps {
   job: JobEntry;
@@ -48,9 +59,19 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
         ) : (
           <span className="job-duration">{duration(job)}</span>
         )}
-        <time dateTime={job.created_at} className="job-time">
-          {new Date(job.created_at).toLocaleTimeString()}
+        <time dateTime={job.created_at} className="job-time" title={new Date(job.created_at).toLocaleString()}>
+          {started(job.created_at)}
         </time>
+        {showNode && job.workflow_id !== null ? (
+          <button
+            type="button"
+            className="open-workflow"
+            aria-label={`Open the workflow ${name}`}
+            onClick={() => void showNode(job.workflow_id).then(setShown)}
+          >
+            Open workflow
+          </button>
+        ) : null}
       </div>
       {job.error ? (
         <div className="error">
