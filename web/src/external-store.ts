@@ -19,6 +19,23 @@ export class ExternalStore<T> {
 
   protected publish(value: T): void {
     this.#value = value;
+    this.#tell();
+  }
+
+  #soon: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * As `publish`, but the subscribers hear of it once for every change within `ms` (a burst of a
+   * job's progress events draws the page once, not once per event); `getSnapshot` has it at once.
+   */
+  protected publishSoon(value: T, ms = 16): void {
+    this.#value = value;
+    this.#soon ??= setTimeout(() => this.#tell(), ms);
+  }
+
+  #tell(): void {
+    clearTimeout(this.#soon);
+    this.#soon = undefined;
     for (const listener of this.#listeners) listener();
   }
 }

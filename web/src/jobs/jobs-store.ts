@@ -48,14 +48,20 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     return this.#error;
   }
 
-  #set(jobs: JobEntry[]): void {
-    this.publish(
-      [...jobs].sort((a, b) => Number(isLive(b)) - Number(isLive(a)) || b.created_at.localeCompare(a.created_at)),
+  /** `soon`: a step of a job's progress, which may come in bursts (see publishSoon). */
+  #set(jobs: JobEntry[], soon = false): void {
+    const sorted = [...jobs].sort(
+      (a, b) => Number(isLive(b)) - Number(isLive(a)) || b.created_at.localeCompare(a.created_at),
     );
+    if (soon) this.publishSoon(sorted);
+    else this.publish(sorted);
   }
 
-  #update(jobId: string, change: (job: JobEntry) => JobEntry): void {
-    this.#set(this.getSnapshot().map((job) => (job.job_id === jobId ? change(job) : job)));
+  #update(jobId: string, change: (job: JobEntry) => JobEntry, soon = false): void {
+    this.#set(
+      this.getSnapshot().map((job) => (job.job_id === jobId ? change(job) : job)),
+      soon,
+    );
   }
 
   /** The most recent job of a workflow this page followed, for the canvas. */
@@ -131,13 +137,17 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   event(event: SessionEvent): void {
     if (event.type === "job_progress") {
       this.#follow(event.job_id);
-      this.#update(event.job_id, (job) => {
-        const nodes = { ...job.nodes };
-        if (event.node_id && event.node_status) {
-          nodes[event.node_id] = { status: event.node_status, error: nodes[event.node_id]?.error };
-        }
-        return { ...job, status: event.status, progress: { ...job.progress, percent: event.percent }, nodes };
-      });
+      this.#update(
+        event.job_id,
+        (job) => {
+          const nodes = { ...job.nodes };
+          if (event.node_id && event.node_status) {
+            nodes[event.node_id] = { status: event.node_status, error: nodes[event.node_id]?.error };
+          }
+          return { ...job, status: event.status, progress: { ...job.progress, percent: event.percent }, nodes };
+        },
+        true,
+      );
     } else if (event.type === "job_ended") {
       this.#follow(event.job_id);
       // Nodes still waiting or running when the job ended did not finish: say so at once (the
