@@ -7,18 +7,12 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, connect, newWorkflow, node, openTab, select } from "./editor.ts";
+import { addNode, connect, focusCanvas, newWorkflow, node, openTab, select } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 const inspector = (page: Page) => page.getByRole("region", { name: "Inspector" });
 
 /** Clicks the empty canvas, so keys go to the canvas (not to a field). */
-async function focusCanvas(page: Page) {
-  const box = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
-  if (!box) throw new Error("no canvas");
-  await page.mouse.click(box.x + 12, box.y + 12);
-}
-
 const edges = (page: Page) => page.locator(".react-flow__edge");
 
 async function inView(page: Page, id: string): Promise<boolean> {

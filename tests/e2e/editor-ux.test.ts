@@ -8,16 +8,10 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, dragHandle, newWorkflow, node, openTab, select } from "./editor.ts";
+import { addNode, dragHandle, focusCanvas, newWorkflow, node, openTab, select } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 const nodes = (page: Page) => page.locator(".react-flow__node[data-id]");
-
-async function focusCanvas(page: Page) {
-  const box = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
-  if (!box) throw new Error("no canvas");
-  await page.mouse.click(box.x + 12, box.y + 12);
-}
 
 describe("the editor, as a person uses it", () => {
   it("stacks the canvas and the panel on a 420 px screen, the canvas using the width", async () => {

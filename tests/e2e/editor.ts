@@ -10,6 +10,13 @@ export async function newWorkflow(page: Page, name: string): Promise<void> {
   await page.getByText(`${name} · version 1`).waitFor();
 }
 
+/** Clicks the canvas's top left corner (empty: the view keeps a margin there): the canvas has focus. */
+export async function focusCanvas(page: Page): Promise<void> {
+  const box = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+  if (!box) throw new Error("no canvas");
+  await page.mouse.click(box.x + 12, box.y + 12);
+}
+
 /** Chooses `item` (`Duplicate`, `Export`, `Delete`) in the toolbar's `More` menu. */
 export async function workflowAction(page: Page, item: "Duplicate" | "Export" | "Delete"): Promise<void> {
   await page.getByRole("button", { name: "More workflow actions" }).click();

@@ -1,6 +1,12 @@
 /** Workflow files (web/src/editor/workflow-file.ts): what Export writes, Import reads back, and what it refuses. */
 import { describe, expect, it } from "vitest";
-import { readWorkflowFile, WORKFLOW_FILE_FORMAT, workflowFile } from "../../web/src/editor/workflow-file.ts";
+import {
+  clipboardText,
+  readClipboard,
+  readWorkflowFile,
+  WORKFLOW_FILE_FORMAT,
+  workflowFile,
+} from "../../web/src/editor/workflow-file.ts";
 
 const graph = {
   nodes: [
@@ -55,5 +61,23 @@ describe("workflow files", () => {
     expect(error(JSON.stringify(alien))).toMatch(
       /node "n0" has type "alien", which is not a node type here; .* \(and 2 more\)\.$/,
     );
+  });
+
+  it("reads nodes from a paste: a copy, a graph or a workflow file; refuses a broken graph; leaves other text alone", () => {
+    const copy = clipboardText(graph);
+    expect(readClipboard(copy)).toEqual({ nodes: graph.nodes, edges: graph.edges });
+    expect(readClipboard(workflowFile({ name: "W", description: "" }, graph).text)).toEqual({
+      nodes: graph.nodes,
+      edges: graph.edges,
+    });
+    // The copy is itself a file Import opens.
+    expect(readWorkflowFile(copy, "copy.json")).toMatchObject({ name: "copy", graph });
+    for (const text of ["just words", "42", '"a string"', "[1, 2]", "{}", JSON.stringify({ name: "no graph" })]) {
+      expect(readClipboard(text)).toBeUndefined();
+    }
+    const alien = { nodes: [{ id: "x", type: "alien" }], edges: [] };
+    expect(readClipboard(JSON.stringify(alien))).toEqual({
+      error: 'What you pasted cannot be pasted: node "x" has type "alien", which is not a node type here.',
+    });
   });
 });

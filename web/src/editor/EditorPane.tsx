@@ -25,6 +25,7 @@ import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
 import { WorkflowStart } from "./WorkflowStart.tsx";
+import { clipboardText, readClipboard } from "./workflow-file.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 import { followOpenWorkflow, linkedWorkflow } from "./workflow-url.ts";
 
@@ -169,10 +170,30 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       }),
     [controller, flow],
   );
-  const copy = (ids: readonly string[] = selected) => {
-    if (ids.length === 0) return;
+  /** The copy as the system clipboard has it (a paste that brings the same text is the same copy). */
+  const copiedText = useRef<string | undefined>(undefined);
+  /** Copies the nodes; answers them as text for the system clipboard (undefined: none to copy). */
+  const copy = (ids: readonly string[] = selected): string | undefined => {
+    if (ids.length === 0) return undefined;
     pastes.current = 0;
     problem(controller.userEdit("ui_copy", { node_ids: ids }));
+    const fragment = controller.store.getSnapshot().clipboard;
+    copiedText.current = fragment ? clipboardText(fragment) : undefined;
+    return copiedText.current;
+  };
+  /**
+   * A paste on the canvas: nodes on the system clipboard (copied in any tab, or a graph's text) become
+   * this page's copy and are pasted; other text pastes this page's own copy, if any.
+   */
+  const pasteText = (text: string) => {
+    const read = readClipboard(text);
+    if (read && "error" in read) return problem(read.error);
+    if (read && text !== copiedText.current) {
+      controller.store.copied(read);
+      copiedText.current = text;
+      pastes.current = 0;
+    }
+    paste();
   };
   /** Pastes the copy a step further each time, or `at` a point (the context menu's `Paste here`). */
   const paste = (at?: { x: number; y: number }) => {
@@ -235,7 +256,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       save: () => void save(),
       palette: () => workflow && openPalette(),
       copy: () => copy(),
-      paste: () => paste(),
+      paste: pasteText,
       duplicate: () => duplicate(),
       selectAll,
       remove,
@@ -267,7 +288,11 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const shownMenu =
     menu &&
     menuFor(menu.kind, acted.length, {
-      copy: () => copy(acted),
+      copy: () => {
+        const text = copy(acted);
+        // From the menu there is no copy event: the clipboard API takes it (a refusal keeps the page's copy).
+        if (text !== undefined) void navigator.clipboard?.writeText(text).catch(() => {});
+      },
       duplicate: () => duplicate(acted),
       remove,
       disconnect:

@@ -10,7 +10,7 @@ export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ["Ctrl/Cmd+Z", "Undo"],
   ["Ctrl/Cmd+Shift+Z or Ctrl/Cmd+Y", "Redo"],
   ["Ctrl/Cmd+S", "Save"],
-  ["Ctrl/Cmd+C, Ctrl/Cmd+V, Ctrl/Cmd+D", "Copy, paste, duplicate the selection"],
+  ["Ctrl/Cmd+C, Ctrl/Cmd+V, Ctrl/Cmd+D", "Copy, paste, duplicate the selection (pastes into other tabs too)"],
   ["Ctrl/Cmd+A", "Select every node"],
   ["F2", "Rename the selected node (Enter or Escape goes back to it)"],
   ["Delete or Backspace", "Remove the selection"],

@@ -4,7 +4,9 @@
  * removes the selection, F2 renames the selected node (its title, in the inspector), `?` lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
- * a press after some modifier combinations.)
+ * a press after some modifier combinations.) Copy and paste are the browser's own `copy` and `paste`
+ * events (Ctrl/Cmd+C and V, or the browser's menu), so the nodes go through the system clipboard: they
+ * paste into another tab, and a graph's text copied elsewhere pastes as nodes.
  */
 import { useEffect, useRef } from "react";
 
@@ -13,8 +15,10 @@ export interface EditorKeys {
   redo(): void;
   save(): void;
   palette(): void;
-  copy(): void;
-  paste(): void;
+  /** Copies the selected nodes; answers them as the clipboard's text (undefined: none selected). */
+  copy(): string | undefined;
+  /** Pastes what the clipboard holds (`text`: its text). */
+  paste(text: string): void;
   duplicate(): void;
   selectAll(): void;
   remove(): void;
@@ -28,12 +32,15 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
   const current = useRef(keys);
   current.current = keys;
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey) return;
+    /** The event is the canvas's: not in a field, no dialog open, on the page itself or in the editor. */
+    const ours = (event: Event): boolean => {
       const target = event.target instanceof HTMLElement ? event.target : document.body;
-      if (target.closest(FIELD) || document.querySelector("dialog[open]")) return;
-      const inside = target === document.body || scope()?.contains(target);
-      if (!inside) return;
+      if (target.closest(FIELD) || document.querySelector("dialog[open]")) return false;
+      return target === document.body || scope()?.contains(target) === true;
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey || !ours(event)) return;
+      const target = event.target instanceof HTMLElement ? event.target : document.body;
       const key = event.key.toLowerCase();
       const k = current.current;
       if (!(event.ctrlKey || event.metaKey)) {
@@ -55,8 +62,6 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         y: k.redo,
         s: k.save,
         k: k.palette,
-        c: k.copy,
-        v: k.paste,
         d: k.duplicate,
         a: k.selectAll,
       };
@@ -65,7 +70,26 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
       event.preventDefault();
       action();
     };
+    const onCopy = (event: ClipboardEvent) => {
+      if (!ours(event)) return;
+      const text = current.current.copy();
+      // No node selected: the browser copies what it would (a text selection).
+      if (text === undefined || !event.clipboardData) return;
+      event.clipboardData.setData("text/plain", text);
+      event.preventDefault();
+    };
+    const onPaste = (event: ClipboardEvent) => {
+      if (!ours(event)) return;
+      event.preventDefault();
+      current.current.paste(event.clipboardData?.getData("text/plain") ?? "");
+    };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    document.addEventListener("copy", onCopy);
+    document.addEventListener("paste", onPaste);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("copy", onCopy);
+      document.removeEventListener("paste", onPaste);
+    };
   }, [scope]);
 }

@@ -132,6 +132,11 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     this.#set({ graph: next });
   }
 
+  /** Nodes copied in another tab (a paste brought them): this page's copy from now on. */
+  copied(fragment: Fragment): void {
+    this.#set({ clipboard: fragment });
+  }
+
   /**
    * The open workflow was renamed or described (by an action or another tab): its title and description
    * follow; nothing else changes.

@@ -7,6 +7,7 @@
  */
 import { Graph, validateGraph, type Workflow } from "../../../shared/graph/document.ts";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
+import type { Fragment } from "../../../shared/graph/ops.ts";
 import { safeFileName } from "../download.ts";
 
 /** Marks an exported file (a reader of the file sees what it is). */
@@ -30,8 +31,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Reads a file Export wrote, or a bare graph; an error says what is wrong, naming the file. */
-export function readWorkflowFile(text: string, fileName: string): ImportedWorkflow | { error: string } {
-  const refuse = (why: string) => ({ error: `${fileName} cannot be imported: ${why}` });
+export function readWorkflowFile(
+  text: string,
+  fileName: string,
+  verb = "imported",
+): ImportedWorkflow | { error: string } {
+  const refuse = (why: string) => ({ error: `${fileName} cannot be ${verb}: ${why}` });
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -64,4 +69,29 @@ export function readWorkflowFile(text: string, fileName: string): ImportedWorkfl
   const name = named ? (parsed.name as string) : fileName.replace(/\.json$/i, "").trim() || "Imported workflow";
   const description = !bare && typeof parsed.description === "string" ? parsed.description : "";
   return { name: name.slice(0, 200), description, graph };
+}
+
+/**
+ * Nodes on the system clipboard, as the editor's Copy writes them: a bare graph (`{nodes, edges}`), so
+ * they paste into another tab or workflow, and the text is itself a file `Import` opens.
+ */
+export function clipboardText(fragment: Fragment): string {
+  return JSON.stringify({ nodes: fragment.nodes, edges: fragment.edges });
+}
+
+/**
+ * What a paste on the canvas holds: nodes (a copy from any tab, a graph or a workflow file's text), or
+ * why they cannot be pasted; undefined for anything else (plain text: not meant for the canvas).
+ */
+export function readClipboard(text: string): Fragment | { error: string } | undefined {
+  if (text.length > WORKFLOW_FILE_MAX_BYTES) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed) || !(Array.isArray(parsed.nodes) || isRecord(parsed.graph))) return undefined;
+  const read = readWorkflowFile(text, "What you pasted", "pasted");
+  return "error" in read ? read : { nodes: read.graph.nodes, edges: read.graph.edges };
 }
