@@ -80,8 +80,11 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
     };
     const onPaste = (event: ClipboardEvent) => {
       if (!ours(event)) return;
+      const text = event.clipboardData?.getData("text/plain") ?? "";
+      // A file or an image on the clipboard is nothing the canvas takes (nor the page's own copy).
+      if (text === "" && (event.clipboardData?.files.length ?? 0) > 0) return;
       event.preventDefault();
-      current.current.paste(event.clipboardData?.getData("text/plain") ?? "");
+      current.current.paste(text);
     };
     document.addEventListener("keydown", onKey);
     document.addEventListener("copy", onCopy);
