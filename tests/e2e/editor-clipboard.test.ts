@@ -108,6 +108,16 @@ describe("nodes through the system clipboard", () => {
     await focusCanvas(page);
     await page.keyboard.press("Control+v");
     await expect.poll(() => nodes(page).count()).toBe(4);
+    // An image pasted on the canvas pastes nothing (a paste event as the browser gives one for a file).
+    await focusCanvas(page);
+    const taken = await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.items.add(new File([new Uint8Array([137, 80, 78, 71])], "shot.png", { type: "image/png" }));
+      const paste = new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true });
+      return !(document.activeElement ?? document.body).dispatchEvent(paste);
+    });
+    expect(taken).toBe(false);
+    expect(await nodes(page).count()).toBe(4);
     // In a field, a paste is the field's own.
     await select(page, "first");
     const b = page.getByRole("region", { name: "Inspector" }).getByRole("spinbutton", { name: /^b\b/ });
