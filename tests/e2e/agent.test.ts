@@ -61,6 +61,28 @@ describe("the agent in the panel", () => {
     }
   });
 
+  it("shows a step's result as the Action tab shows one: a list of records as a table, a record as a tree", async () => {
+    const rows = `export default [{ name: "Adder", nodes: 2 }, { name: "Doubler", nodes: 1 }];`;
+    const record = `export default { name: "Adder", graph: { nodes: [1, 2], edges: [] } };`;
+    await using fake = await startFakeOpenAI({
+      script: [
+        { tool_calls: [action(rows, { title: "List them" }), action(record, { title: "Read one" })] },
+        { text: "Two workflows." },
+      ],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "what workflows do I have?");
+    await conversation(page).getByText("Two workflows.").waitFor();
+    const table = conversation(page).getByRole("article", { name: "Step: List them" }).getByRole("table");
+    expect(await table.getByRole("columnheader").allTextContents()).toEqual(["name", "nodes"]);
+    expect(await table.getByRole("row").count()).toBe(3);
+    const tree = conversation(page).getByRole("article", { name: "Step: Read one" }).locator(".json-tree");
+    expect(await tree.textContent()).toContain('"Adder"');
+    expect(app.problems).toEqual([]);
+  });
+
   it("renders the model's Markdown, and nothing it writes as HTML, a script link or an image runs or loads", async () => {
     const answer = [
       "Made **Demo** for you.",

@@ -1,13 +1,15 @@
 /**
  * One step of the agent: what it ran (an execute_code action's title, its code collapsed, its risk),
  * then what came back: the observation's outcome and the action's own run time (a wait for an
- * approval stated apart), result, logs and capability calls, or view_image's picture, or the tool
+ * approval stated apart), result (shown as the Action tab's Result shows one: a list of records as a
+ * table, a collapsible tree), logs and capability calls, or view_image's picture, or the tool
  * error the model was told. In the panel, an action's code can be taken to the `Action` editor.
  */
 import { createContext, type ReactNode, useContext } from "react";
 import type { AgentMessage, ToolCall } from "../../../shared/agent/messages.ts";
 import type { ExecuteCodeInput, ViewImageInput } from "../../../shared/agent/tools.ts";
 import { timeWithWait } from "../../../shared/protocol/durations.ts";
+import { ValueView } from "../panel/ValueView.tsx";
 import { progressText, useSubtaskProgress } from "./subtask-progress.ts";
 
 /** Puts an action's code in the panel's `Action` editor and shows it (absent where there is none). */
@@ -56,9 +58,7 @@ export function StepCard({ call, input, result, running, parts }: StepCardProps)
             {timeWithWait(observation.duration_ms, observation.approval_ms)}
             {observation.error ? `: ${observation.error.message}` : ""}
           </p>
-          {observation.ok && observation.result !== undefined ? (
-            <pre className="json">{JSON.stringify(observation.result, null, 2)}</pre>
-          ) : null}
+          {observation.ok && observation.result !== undefined ? <ValueView value={observation.result} /> : null}
           {observation.logs.length > 0 ? (
             <ol className="logs">
               {observation.logs.map((log, i) => (
