@@ -165,7 +165,7 @@ describe("the agent panel, for a first-time user", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("offers suggestions in an empty conversation: one goes into the message box, to send or change", async () => {
+  it("offers suggestions in an empty conversation: one goes into the message box, to send or change; Up brings a request back", async () => {
     await using fake = await startFakeOpenAI({ script: [{ text: "You have no workflows yet." }] });
     await using app = await openApp({ agent: agent(fake) });
     const { page } = app;
@@ -185,6 +185,18 @@ describe("the agent panel, for a first-time user", () => {
     await page.keyboard.press("Enter");
     await conversation(page).getByText("You have no workflows yet.").waitFor();
     expect(await suggestions.count()).toBe(0);
+
+    // Up in the empty box brings the last request back, the cursor at its end, to change and send;
+    // in a box with text, Up is the box's own.
+    await expect.poll(() => box.inputValue()).toBe("");
+    await box.focus();
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => box.inputValue()).toBe("What workflows do I have?");
+    await expect.poll(() => box.evaluate((el) => (el as HTMLTextAreaElement).selectionStart)).toBe(25);
+    await page.keyboard.type(" And jobs?");
+    await page.keyboard.press("ArrowUp");
+    expect(await box.inputValue()).toBe("What workflows do I have? And jobs?");
+    expect(fake.requests).toHaveLength(1);
     expect(app.problems).toEqual([]);
   });
   it("says why a turn ended early again after a reload and after switching conversations", async () => {

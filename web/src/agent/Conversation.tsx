@@ -21,7 +21,7 @@ import { loadMarkdown, Markdown } from "./Markdown.tsx";
 import { Messages } from "./Messages.tsx";
 import { OpenInAction } from "./StepCard.tsx";
 import { ThreadBar } from "./ThreadBar.tsx";
-import { unanswered, useAgent } from "./useAgent.ts";
+import { lastRequest, unanswered, useAgent } from "./useAgent.ts";
 
 export interface ConversationProps {
   api: Api;
@@ -148,6 +148,15 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   const first = firstShown(agent.messages, hidden);
   const onKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
+    // As in a terminal or a chat app: Up in an empty box brings back the last request, to change and send.
+    const plain = !(event.shiftKey || event.altKey || event.ctrlKey || event.metaKey);
+    if (event.key === "ArrowUp" && plain && draft === "") {
+      const last = lastRequest(agent.messages);
+      if (last === undefined) return;
+      event.preventDefault();
+      changeDraft(last);
+      requestAnimationFrame(() => prompt.current?.setSelectionRange(last.length, last.length));
+    }
   };
 
   return (
@@ -302,7 +311,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
               ))}
             </select>
           </label>
-          <span className="hint">Enter sends, Shift+Enter starts a new line</span>
+          <span className="hint">Enter sends, Shift+Enter starts a new line, ↑ brings back your last request</span>
         </div>
       </form>
     </div>

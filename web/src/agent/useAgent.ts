@@ -79,6 +79,11 @@ function repainter(paint: () => void, ms: number) {
 export function unanswered(messages: readonly Entry[]): string | undefined {
   const last = messages.findLast(({ message }) => message.role !== "tool")?.message;
   if (!last || (last.role === "assistant" && !last.interrupted && !last.ended)) return undefined;
+  return lastRequest(messages);
+}
+
+/** The text of the person's last request in the conversation (undefined: none, or only attachments). */
+export function lastRequest(messages: readonly Entry[]): string | undefined {
   const request = messages.findLast(({ message }) => message.role === "user")?.message;
   if (request?.role !== "user") return undefined;
   const text = request.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
