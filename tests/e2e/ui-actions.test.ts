@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { newWorkflow as openNewWorkflow } from "./editor.ts";
+import { node, newWorkflow as openNewWorkflow } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
 
 const BUILD = `const g = await openWorkflow();
@@ -196,6 +196,29 @@ export default { opened, tab };`,
     expect(text).toContain('"name": "Steered"');
     expect(text).toContain('"tab": "panel"');
     await page.getByText("Steered · version 1").waitFor();
+  });
+
+  it('tells an action which nodes the person has selected (what "this node" means to the agent)', async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await openNewWorkflow(page, "Chosen");
+    await runAction(page, BUILD);
+    expect(await finished(page)).toContain('"ok": true');
+    const read = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+export default \`selected: \${(await ui.getGraph()).selected?.join(", ")}\`;`;
+    await runAction(page, read);
+    expect(await finished(page)).toContain('"selected: "');
+
+    await node(page, "len").locator(".wf-node-title").click();
+    await node(page, "greet")
+      .locator(".wf-node-title")
+      .click({ modifiers: ["Control"] });
+    await page.getByRole("region", { name: "Inspector" }).getByText("2 nodes are selected").waitFor();
+    await runAction(page, read);
+    // In the canvas's order, whatever the order of the clicks.
+    expect(await finished(page)).toContain('"selected: greet, len"');
+    expect(app.problems).toEqual([]);
   });
 
   it("answers capability_unavailable when no workflow is open, and plan mode blocks edits", async () => {

@@ -38,10 +38,16 @@ const NodeHit = z.strictObject({ id: z.string(), title: z.string(), description:
 export const uiGetGraph = defineSpec({
   name: "ui_get_graph",
   method: "getGraph",
-  description: "The nodes and edges of the open workflow (or of workflow_id).",
+  description:
+    'The nodes and edges of the open workflow (or of workflow_id), and the ids of the nodes the person has selected in the editor (what "this node" or "these" mean).',
   category: "read",
   input: z.object({ workflow_id: WorkflowId }),
-  output: NodesAndEdges,
+  output: NodesAndEdges.extend({
+    selected: z
+      .array(z.string())
+      .optional()
+      .describe("The ids of the nodes selected in the editor (absent when no editor has the workflow open)"),
+  }),
 });
 
 export const uiAddNode = defineSpec({

@@ -104,6 +104,10 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
 
   const workflow = snapshot.workflow;
   const graph = snapshot.graph;
+  // An action's `ui.getGraph` tells the model what the person has selected.
+  useEffect(() => {
+    controller.selection = selected;
+  }, [controller, selected]);
   const job = jobs.canvasJob(workflow?.id);
 
   const save = async () => {

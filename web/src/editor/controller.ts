@@ -54,6 +54,8 @@ export class EditorController {
   readonly calls: UserCalls;
   #pendingAudit: { group: string; op: DocumentOp; args: Record<string, unknown> } | undefined;
   #auditTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The nodes the person has selected on the canvas (the editor keeps it current): `ui.getGraph` tells it. */
+  selection: readonly string[] = [];
   /** Workflows this page is deleting: their `deleted` event is this page's own act, not news from elsewhere. */
   readonly #deleting = new Set<string>();
 

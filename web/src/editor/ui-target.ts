@@ -67,6 +67,15 @@ export function editorUiTarget(editor: EditorController, focusTab: (tab: "editor
           unplaced.ids.add(String((result.value as { node_id: string }).node_id));
         }
         place(runId, group);
+        if (name === "ui_get_graph") {
+          // What the person has selected, as they see it: the ids still on the canvas, in its order.
+          const chosen = new Set(editor.selection);
+          const selected = editor.store
+            .getSnapshot()
+            .graph.nodes.filter((node) => chosen.has(node.id))
+            .map((node) => node.id);
+          return { ok: true, value: { ...(result.value as object), selected } };
+        }
         return { ok: true, value: result.value };
       }
       switch (name) {
