@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { agent } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
-import { newWorkflow } from "./editor.ts";
+import { newWorkflow, openTab, workflowAction } from "./editor.ts";
 
 const linked = (url: string) => new URL(url).searchParams.get("workflow");
 
@@ -77,6 +77,42 @@ describe("the open workflow in the address", () => {
     expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("aria-selected")).toBe("true");
     await expect.poll(() => page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("Build a workflow that ");
     expect(fake.requests).toHaveLength(0);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("starts a workflow from an example, and More > Close (or the picker's none) goes back to the list", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const examples = page.getByRole("region", { name: "Start from an example" });
+    await examples.getByRole("button", { name: "Greeting" }).waitFor();
+    expect(await examples.getByRole("button").allTextContents()).toEqual(["Greeting", "Word count", "Circle area"]);
+    await examples.getByRole("button", { name: "Greeting" }).click();
+    await page.getByText("Greeting · version 1").waitFor();
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.locator('.react-flow__node[data-id="greeting"]').getByText("done").waitFor();
+    await openTab(page, "Jobs");
+    await page.getByRole("region", { name: "Jobs" }).getByText('"Hello, world!"').waitFor();
+    const stored = (await server.app.store.sql("SELECT name, description FROM workflows").all()) as {
+      name: string;
+      description: string;
+    }[];
+    expect(stored).toEqual([
+      { name: "Greeting", description: "Greets a name given when it runs: a run input fills a text template." },
+    ]);
+
+    // Closed, the list shows it; the address names no workflow, and a reload stays on the list.
+    await workflowAction(page, "Close");
+    const list = page.getByRole("navigation", { name: "Your workflows" });
+    await list.getByRole("button", { name: "Greeting" }).waitFor();
+    expect(linked(page.url())).toBeNull();
+    await page.reload();
+    await list.getByRole("button", { name: "Greeting" }).waitFor();
+    expect(await page.getByText("Greeting · version 1").count()).toBe(0);
+    await list.getByRole("button", { name: "Greeting" }).click();
+    await page.getByText("Greeting · version 1").waitFor();
+    await page.getByRole("combobox", { name: "Workflow", exact: true }).selectOption({ label: "(none open)" });
+    await list.waitFor();
+    expect(linked(page.url())).toBeNull();
     expect(app.problems).toEqual([]);
   });
 });

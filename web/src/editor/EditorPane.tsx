@@ -98,7 +98,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     });
     return followOpenWorkflow(controller.store, async (id) => {
       if (id) problem(await controller.open(id));
-      else controller.store.close();
+      else await controller.close();
     });
   }, [controller, workflows, problem]);
 
@@ -419,6 +419,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         <WorkflowStart
           workflows={workflows}
           onOpen={(id) => void controller.open(id).then(problem)}
+          onExample={(example) => void controller.createFrom(example).then(problem)}
           onAsk={canAsk ? () => asks?.ask("Build a workflow that ") : undefined}
         />
       )}

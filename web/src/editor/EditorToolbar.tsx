@@ -40,6 +40,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
             onFocus={() => void workflows.refresh()}
             onChange={(e) => {
               if (e.target.value) void controller.open(e.target.value).then(onMessage);
+              else void controller.close();
             }}
           >
             <option value="">(none open)</option>
@@ -68,6 +69,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
                 onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));
               }}
               file={() => controller.exportFile()}
+              onClose={() => void controller.close()}
               onDelete={onDelete}
             />
           </>

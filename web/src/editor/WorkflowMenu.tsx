@@ -1,7 +1,8 @@
 /**
  * `More` on the toolbar: the open workflow's less frequent acts, as document apps keep them in a menu:
  * `Duplicate` (a copy, unsaved changes too, opens as `<name> (copy)`), `Export` (downloads it as
- * `<name>.json`, workflow-file.ts) and `Delete` (asks first, naming it). A WAI-ARIA menu button: Enter,
+ * `<name>.json`, workflow-file.ts), `Close` (back to the start page of the person's workflows; a draft
+ * stays) and `Delete` (asks first, naming it). A WAI-ARIA menu button: Enter,
  * Space or ArrowDown open it on its first item, ArrowUp on its last; focus comes back to the button when
  * the menu or the dialog closes without acting.
  */
@@ -15,6 +16,8 @@ export interface WorkflowMenuProps {
   onDuplicate(): void;
   /** The workflow on screen as a file (undefined: none open). */
   file(): { fileName: string; text: string } | undefined;
+  /** Closes it: the start page (the person's workflows) shows. */
+  onClose(): void;
   /** Deletes the workflow; answers why it was not deleted, or undefined. */
   onDelete(): Promise<string | undefined>;
 }
@@ -26,7 +29,7 @@ function keepInView(menu: HTMLElement): void {
   menu.style.left = "0";
 }
 
-export function WorkflowMenu({ name, onDuplicate, file, onDelete }: WorkflowMenuProps) {
+export function WorkflowMenu({ name, onDuplicate, file, onClose, onDelete }: WorkflowMenuProps) {
   const [open, setOpen] = useState<"first" | "last" | undefined>();
   const [deleting, setDeleting] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -68,6 +71,7 @@ export function WorkflowMenu({ name, onDuplicate, file, onDelete }: WorkflowMenu
                 if (made) downloadText(made.fileName, made.text, "application/json");
               },
             },
+            { label: "Close", run: onClose },
             { label: "Delete", run: () => setDeleting(true) },
           ]}
         />

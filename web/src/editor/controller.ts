@@ -9,6 +9,7 @@ import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
+import type { WorkflowExample } from "./examples.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
 import { readWorkflowFile, WORKFLOW_FILE_MAX_BYTES, workflowFile } from "./workflow-file.ts";
@@ -133,6 +134,18 @@ export class EditorController {
 
   async create(name: string): Promise<string | undefined> {
     return this.#createAndOpen({ name });
+  }
+
+  /** A workflow to start from (examples.ts) as a new workflow of the person's own, opened. */
+  async createFrom(example: WorkflowExample): Promise<string | undefined> {
+    const { name, description, graph } = example;
+    return this.#createAndOpen({ name, description, graph });
+  }
+
+  /** Closes the open workflow (an unsaved draft of it stays for when it opens again): the start page shows. */
+  async close(): Promise<void> {
+    this.store.close();
+    await del("open-workflow");
   }
 
   /** The open draft as a new workflow of the same name (the one it came from was deleted elsewhere). */
