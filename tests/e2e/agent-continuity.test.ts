@@ -10,7 +10,7 @@ import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
-import { action, agent, conversation, send } from "./agent-page.ts";
+import { action, agent, conversation, conversationAction, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
 import { finished } from "./panel.ts";
 
@@ -255,10 +255,7 @@ describe("carrying on in the agent panel", () => {
     await page.getByRole("combobox", { name: "Model" }).waitFor();
     await send(page, "add 40 and 2");
     await conversation(page).getByText("It is").waitFor();
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Export the conversation" }).click(),
-    ]);
+    const [download] = await Promise.all([page.waitForEvent("download"), conversationAction(page, "Export")]);
     expect(download.suggestedFilename()).toBe("add 40 and 2.md");
     const text = await readFile(await download.path(), "utf8");
     expect(text).toMatch(

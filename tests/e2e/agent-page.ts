@@ -32,3 +32,9 @@ export async function send(page: Page, text: string) {
 export function conversation(page: Page) {
   return page.getByRole("region", { name: "Conversation" });
 }
+
+/** Chooses `item` in the conversation's `More` menu. */
+export async function conversationAction(page: Page, item: "Rename" | "Export" | "Delete"): Promise<void> {
+  await page.getByRole("button", { name: "More conversation actions" }).click();
+  await page.getByRole("menu", { name: "Conversation actions" }).getByRole("menuitem", { name: item }).click();
+}

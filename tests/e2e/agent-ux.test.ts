@@ -9,7 +9,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
-import { action, agent, conversation, send } from "./agent-page.ts";
+import { action, agent, conversation, conversationAction, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
@@ -31,28 +31,31 @@ describe("the agent panel, for a first-time user", () => {
     await conversation(page).getByText("Here is the first answer.").waitFor();
     await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
 
-    const toolbarDelete = page.getByRole("button", { name: "Delete", exact: true });
+    const more = page.getByRole("button", { name: "More conversation actions" });
     const confirm = page.getByRole("alertdialog", { name: "Delete this conversation?" });
-    // Escape keeps the conversation, and gives focus back to Delete.
-    await toolbarDelete.click();
+    // Escape keeps the conversation, and gives focus back to the menu's button.
+    await conversationAction(page, "Delete");
     await confirm.waitFor();
     expect(await confirm.textContent()).toContain("“plan my week”");
     // Focus starts on Cancel (a stray Enter deletes nothing), as in the workflow's.
     expect(await focused(page)).toBe("button:in dialog:Cancel");
     await page.keyboard.press("Escape");
     await confirm.waitFor({ state: "detached" });
-    expect(await focused(page)).toBe("button:Delete");
+    await expect.poll(() => focused(page)).toBe("button:More ▾");
     await conversation(page).getByText("Here is the first answer.").waitFor();
     // Cancel keeps it too, and a reload still shows it.
-    await toolbarDelete.click();
+    await conversationAction(page, "Delete");
     await confirm.getByRole("button", { name: "Cancel" }).click();
     await confirm.waitFor({ state: "detached" });
     await page.reload();
     await conversation(page).getByText("Here is the first answer.").waitFor();
     expect(await server.app.store.sql("SELECT title FROM agent_threads").all()).toEqual([{ title: "plan my week" }]);
 
-    // By the keyboard: Enter on Delete asks, Tab from Cancel to Delete, Enter deletes.
-    await toolbarDelete.focus();
+    // By the keyboard: ArrowUp on More opens its menu on Delete, Enter asks, Tab from Cancel to Delete,
+    // Enter deletes.
+    await more.focus();
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => focused(page)).toBe("button:Delete");
     await page.keyboard.press("Enter");
     await confirm.waitFor();
     await page.keyboard.press("Tab");
@@ -67,7 +70,7 @@ describe("the agent panel, for a first-time user", () => {
     expect(await page.getByRole("option", { name: "plan my week" }).count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
-  it("renames a conversation in place: an empty title says why, Escape and Cancel keep the old one, focus returns to Rename", async () => {
+  it("renames a conversation in place: an empty title says why, Escape and Cancel keep the old one, focus returns to More", async () => {
     await using fake = await startFakeOpenAI({ script: [{ text: "Noted." }] });
     await using app = await openApp({ agent: agent(fake) });
     const { page, server } = app;
@@ -76,31 +79,35 @@ describe("the agent panel, for a first-time user", () => {
     await conversation(page).getByText("Noted.").waitFor();
     await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
     const titles = () => server.app.store.sql("SELECT title FROM agent_threads").all();
-    const renameButton = page.getByRole("button", { name: "Rename", exact: true });
     const field = page.getByRole("textbox", { name: "Title" });
 
     // Blank: refused on the page with the reason, the field stays for the person to fix.
-    await renameButton.click();
+    await conversationAction(page, "Rename");
     await field.fill("   ");
     await field.press("Enter");
     await page.getByRole("alert").filter({ hasText: "A conversation needs a title." }).waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
-    // Escape keeps the old title; focus is back on Rename, so Enter opens the field again.
+    // Escape keeps the old title; focus is back on More, so Enter opens its menu on Rename, and Enter
+    // the field again.
     await page.keyboard.press("Escape");
     await field.waitFor({ state: "detached" });
-    expect(await focused(page)).toBe("button:Rename");
+    await expect.poll(() => focused(page)).toBe("button:More ▾");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => focused(page)).toBe("button:Rename");
     await page.keyboard.press("Enter");
     await field.fill("A new title");
     await page.getByRole("button", { name: "Cancel" }).click();
     await field.waitFor({ state: "detached" });
-    expect(await focused(page)).toBe("button:Rename");
+    await expect.poll(() => focused(page)).toBe("button:More ▾");
     expect(await titles()).toEqual([{ title: "plan my week" }]);
     // Enter keeps the new title (trimmed), in the list and the store.
+    await page.keyboard.press("Enter");
+    await expect.poll(() => focused(page)).toBe("button:Rename");
     await page.keyboard.press("Enter");
     await field.fill("  Week plan  ");
     await field.press("Enter");
     await field.waitFor({ state: "detached" });
-    expect(await focused(page)).toBe("button:Rename");
+    await expect.poll(() => focused(page)).toBe("button:More ▾");
     await expect.poll(titles).toEqual([{ title: "Week plan" }]);
     await page.getByRole("combobox", { name: "Conversations" }).getByRole("option", { name: "Week plan" }).waitFor({
       state: "attached",

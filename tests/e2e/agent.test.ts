@@ -347,7 +347,7 @@ export default (await workflows.create({ name: "Child" })).name;`;
     await check();
     // The thread's buttons wrap inside the panel instead of running past its edge.
     const region = await conversation(page).boundingBox();
-    for (const name of ["New conversation", "Rename", "Delete"]) {
+    for (const name of ["New conversation", "More conversation actions"]) {
       const box = await page.getByRole("button", { name, exact: true }).boundingBox();
       expect(box && region && box.x + box.width <= region.x + region.width + 1, name).toBe(true);
     }

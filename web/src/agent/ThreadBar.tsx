@@ -1,15 +1,16 @@
 /**
- * The conversation's toolbar: the thread list, New conversation, Export (the conversation as a Markdown
- * file: transcript.ts), Rename (in place: Enter or Save title
- * keeps the new title, Escape or Cancel the old one, an empty title says why; focus goes back to
- * Rename), and Delete, which asks first
- * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back); Escape or
- * Cancel keeps it and gives focus back to the toolbar's Delete. New conversation and a confirmed delete hand focus to
- * the caller (`onFresh`), which puts it in the message box, where the person types next.
+ * The conversation's toolbar: the thread list, New conversation, and `More` (Menu.tsx) with Rename (in
+ * place: Enter or Save title keeps the new title, Escape or Cancel the old one, an empty title says
+ * why), Export (the conversation as a Markdown file: transcript.ts) and Delete, which asks first
+ * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back). Focus goes
+ * back to `More` when the rename ends or the dialog is cancelled. New conversation and a confirmed
+ * delete hand focus to the caller (`onFresh`), which puts it in the message box, where the person
+ * types next.
  */
 import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import { downloadText, safeFileName } from "../download.ts";
+import { MenuButton } from "../Menu.tsx";
 import type { ThreadSummary } from "./useAgent.ts";
 
 export interface ThreadBarProps {
@@ -30,8 +31,9 @@ export function ThreadBar(props: ThreadBarProps) {
   const { threads, threadId, running, open, newThread, rename, remove, onFresh, transcript } = props;
   const [renaming, setRenaming] = useState<string | undefined>();
   const [renameProblem, setRenameProblem] = useState<string | undefined>();
-  const renameButton = useRef<HTMLButtonElement>(null);
-  // Once the field is gone, focus goes back to Rename (not to the page).
+  /** `More`: focus comes back to it when the rename field or the delete dialog closes. */
+  const more = useRef<HTMLButtonElement>(null);
+  // Once the field is gone, focus goes back to More (not to the page).
   const refocus = useRef(false);
   const endRename = () => {
     refocus.current = true;
@@ -41,10 +43,9 @@ export function ThreadBar(props: ThreadBarProps) {
   useEffect(() => {
     if (renaming !== undefined || !refocus.current) return;
     refocus.current = false;
-    renameButton.current?.focus();
+    more.current?.focus();
   }, [renaming]);
   const [confirming, setConfirming] = useState<ThreadSummary | undefined>();
-  const deleteButton = useRef<HTMLButtonElement>(null);
   const current = threads.find((t) => t.id === threadId);
   return (
     <div className="threads toolbar">
@@ -75,28 +76,25 @@ export function ThreadBar(props: ThreadBarProps) {
         New conversation
       </button>
       {current && renaming === undefined ? (
-        <>
-          <button type="button" ref={renameButton} onClick={() => setRenaming(current.title)}>
-            Rename
-          </button>
-          <button
-            type="button"
-            aria-label="Export the conversation"
-            title="Download this conversation as a Markdown file"
-            onClick={() =>
-              downloadText(
-                safeFileName(current.title, "conversation", "md"),
-                transcript(current.title),
-                "text/markdown",
-              )
-            }
-          >
-            Export
-          </button>
-          <button type="button" ref={deleteButton} onClick={() => setConfirming(current)} disabled={running}>
-            Delete
-          </button>
-        </>
+        <MenuButton
+          label="More conversation actions"
+          menuLabel="Conversation actions"
+          button={more}
+          items={[
+            { label: "Rename", run: () => setRenaming(current.title) },
+            {
+              label: "Export",
+              run: () =>
+                downloadText(
+                  safeFileName(current.title, "conversation", "md"),
+                  transcript(current.title),
+                  "text/markdown",
+                ),
+            },
+            // The conversation a turn is writing to stays until the turn ends.
+            { label: "Delete", run: running ? undefined : () => setConfirming(current) },
+          ]}
+        />
       ) : null}
       {renaming !== undefined ? (
         <form
@@ -164,7 +162,7 @@ export function ThreadBar(props: ThreadBarProps) {
           onClose={(done) => {
             setConfirming(undefined);
             if (done) onFresh();
-            else queueMicrotask(() => deleteButton.current?.focus());
+            else queueMicrotask(() => more.current?.focus());
           }}
         />
       ) : null}

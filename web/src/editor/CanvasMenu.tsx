@@ -4,7 +4,7 @@
  * on the canvas. It is a Menu (Menu.tsx) opened at that point, kept inside the canvas.
  */
 import { useCallback } from "react";
-import { Menu, type MenuItem } from "./Menu.tsx";
+import { Menu, type MenuItem } from "../Menu.tsx";
 
 /** What was right-clicked, and where (pixels inside the canvas, and the flow position there). */
 export interface MenuRequest {

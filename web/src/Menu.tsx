@@ -1,9 +1,11 @@
 /**
- * A WAI-ARIA menu (the canvas's context menu, the toolbar's workflow menu): the first item has focus,
- * the arrow keys, Home and End move, Enter runs an item, Escape (or Tab) closes it and focus goes back
- * where it was; a press elsewhere, or the wheel, closes it.
+ * A WAI-ARIA menu (the canvas's context menu, the `More` menus of the workflow and the conversation):
+ * the first item has focus, the arrow keys, Home and End move, Enter runs an item, Escape (or Tab)
+ * closes it and focus goes back where it was; a press elsewhere, or the wheel, closes it. `MenuButton`
+ * is the button that opens one: Enter, Space or ArrowDown open it on its first item, ArrowUp on its
+ * last, and focus comes back to the button when it closes.
  */
-import { type RefObject, useEffect, useLayoutEffect, useRef } from "react";
+import { type RefObject, useEffect, useLayoutEffect, useRef, useState } from "react";
 
 export interface MenuItem {
   label: string;
@@ -100,5 +102,61 @@ export function Menu({ label, items, onClose, place, className, last, opener }: 
         </button>
       ))}
     </div>
+  );
+}
+
+export interface MenuButtonProps {
+  /** The button's accessible name (it shows `More ▾`). */
+  label: string;
+  /** The menu's accessible name. */
+  menuLabel: string;
+  items: readonly MenuItem[];
+  /** The button, for a dialog an item opens to give focus back to. */
+  button?: RefObject<HTMLButtonElement | null> | undefined;
+}
+
+/** Opened under its button, right edges aligned (CSS); where that would leave the window (a narrow one), left edges. */
+function keepInView(menu: HTMLElement): void {
+  if (menu.getBoundingClientRect().left >= 4) return;
+  menu.style.right = "auto";
+  menu.style.left = "0";
+}
+
+export function MenuButton({ label, menuLabel, items, button: given }: MenuButtonProps) {
+  const [open, setOpen] = useState<"first" | "last" | undefined>();
+  const own = useRef<HTMLButtonElement>(null);
+  const button = given ?? own;
+  return (
+    <span className="menu-button">
+      <button
+        ref={button}
+        type="button"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open !== undefined}
+        onClick={() => setOpen((now) => (now ? undefined : "first"))}
+        onKeyDown={(event) => {
+          if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+          event.preventDefault();
+          setOpen(event.key === "ArrowUp" ? "last" : "first");
+        }}
+      >
+        More ▾
+      </button>
+      {open ? (
+        <Menu
+          label={menuLabel}
+          className="button-menu"
+          last={open === "last"}
+          opener={button}
+          place={keepInView}
+          onClose={(back) => {
+            setOpen(undefined);
+            if (back) button.current?.focus();
+          }}
+          items={items}
+        />
+      ) : null}
+    </span>
   );
 }
