@@ -17,11 +17,6 @@ export class AgentAsks extends ExternalStore<boolean> {
     super(false);
   }
 
-  /** Whether a question can be asked now (the menus offer `Ask the agent` only then). */
-  get available(): boolean {
-    return this.#answerer !== undefined;
-  }
-
   ask(text: string): void {
     if (!this.#answerer) return;
     for (const watcher of this.#watchers) watcher();

@@ -12,6 +12,7 @@ import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import { CanvasMenu, type MenuRequest, menuFor } from "./CanvasMenu.tsx";
+import { useNodeClipboard } from "./clipboard.ts";
 import type { Edit, EditorController } from "./controller.ts";
 import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
@@ -25,7 +26,6 @@ import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
 import { WorkflowStart } from "./WorkflowStart.tsx";
-import { clipboardText, readClipboard } from "./workflow-file.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 import { followOpenWorkflow, linkedWorkflow } from "./workflow-url.ts";
 
@@ -161,8 +161,6 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     }
   };
 
-  // Each paste of the same copy lands a step further; the pasted nodes become the selection.
-  const pastes = useRef(0);
   const [selectNow, setSelectNow] = useState<string[] | undefined>();
   // A node shown from elsewhere (the Jobs tab's "Show node"): selected, in view, focused.
   useEffect(
@@ -174,53 +172,12 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       }),
     [controller, flow],
   );
-  /** The copy as the system clipboard has it (a paste that brings the same text is the same copy). */
-  const copiedText = useRef<string | undefined>(undefined);
-  /** Copies the nodes; answers them as text for the system clipboard (undefined: none to copy). */
-  const copy = (ids: readonly string[] = selected): string | undefined => {
-    if (ids.length === 0) return undefined;
-    pastes.current = 0;
-    problem(controller.userEdit("ui_copy", { node_ids: ids }));
-    const fragment = controller.store.getSnapshot().clipboard;
-    copiedText.current = fragment ? clipboardText(fragment) : undefined;
-    return copiedText.current;
-  };
-  /**
-   * A paste on the canvas: nodes on the system clipboard (copied in any tab, or a graph's text) become
-   * this page's copy and are pasted; other text pastes this page's own copy, if any.
-   */
-  const pasteText = (text: string) => {
-    const read = readClipboard(text);
-    if (read && "error" in read) return problem(read.error);
-    if (read && text !== copiedText.current) {
-      controller.store.copied(read);
-      copiedText.current = text;
-      pastes.current = 0;
-    }
-    paste();
-  };
-  /** Pastes the copy a step further each time, or `at` a point (the context menu's `Paste here`). */
-  const paste = (at?: { x: number; y: number }) => {
-    const fragment = controller.store.getSnapshot().clipboard;
-    if (!fragment || fragment.nodes.length === 0 || !workflow) return;
-    const step = 40 * ++pastes.current;
-    const left = Math.min(...fragment.nodes.map((n) => n.position.x));
-    const top = Math.min(...fragment.nodes.map((n) => n.position.y));
-    const offset = at ? { x: Math.round(at.x - left), y: Math.round(at.y - top) } : { x: step, y: step };
-    const before = new Set(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
-    problem(controller.userEdit("ui_paste", { fragment, offset }));
-    setSelectNow(
-      controller.store
-        .getSnapshot()
-        .graph.nodes.filter((n) => !before.has(n.id))
-        .map((n) => n.id),
-    );
-  };
-
-  const duplicate = (ids: readonly string[] = selected) => {
-    copy(ids);
-    paste();
-  };
+  const { copy, paste, pasteText, duplicate } = useNodeClipboard({
+    controller,
+    selected,
+    select: setSelectNow,
+    problem,
+  });
   const selectAll = () => setSelectNow(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
   // The title of the focused node (or the one selected), in the inspector: F2 or the menu's Rename
   // (Enter gives focus back). The node becomes the selection first, so the inspector shows it.
