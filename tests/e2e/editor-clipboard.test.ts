@@ -118,6 +118,20 @@ describe("nodes through the system clipboard", () => {
     });
     expect(taken).toBe(false);
     expect(await nodes(page).count()).toBe(4);
+    // Text the person selected (the inspector's heading) copies as text, though a node is selected too.
+    await select(page, "first");
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      const title = document.querySelector('[aria-label="Inspector"] h2');
+      if (!title) throw new Error("no heading");
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      document.getSelection()?.removeAllRanges();
+      document.getSelection()?.addRange(range);
+    });
+    await page.keyboard.press("Control+c");
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe("Add");
+    await page.evaluate(() => document.getSelection()?.removeAllRanges());
     // In a field, a paste is the field's own.
     await select(page, "first");
     const b = page.getByRole("region", { name: "Inspector" }).getByRole("spinbutton", { name: /^b\b/ });

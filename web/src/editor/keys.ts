@@ -71,7 +71,8 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
       action();
     };
     const onCopy = (event: ClipboardEvent) => {
-      if (!ours(event)) return;
+      // Text the person selected (a node's label, a result) is copied as text, as anywhere else.
+      if (!ours(event) || document.getSelection()?.isCollapsed === false) return;
       const text = current.current.copy();
       // No node selected: the browser copies what it would (a text selection).
       if (text === undefined || !event.clipboardData) return;
