@@ -57,8 +57,12 @@ export function EditorToolbar(props: EditorToolbarProps) {
           <>
             <span className="toolbar-gap" />
             <span className="workflow-state">
-              <WorkflowName key={workflow.id} name={workflow.name} onRename={(name) => controller.rename(name)} /> ·
-              version {workflow.version}
+              <WorkflowName
+                key={workflow.id}
+                name={workflow.name}
+                onRename={(name) => controller.setDetail("name", name)}
+              />{" "}
+              · version {workflow.version}
               {snapshot.dirty ? " · unsaved draft" : ""}
             </span>
             <WorkflowMenu

@@ -56,7 +56,7 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
             key={workflow.id}
             description={workflow.description}
             graph={graph}
-            onDescribe={(description) => controller.describe(description)}
+            onDescribe={(description) => controller.setDetail("description", description)}
           />
         ) : null}
       </section>

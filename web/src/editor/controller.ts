@@ -191,28 +191,17 @@ export class EditorController {
   }
 
   /**
-   * Renames the open workflow; its graph (and any unsaved draft of it) stays as it is. Sent with the
-   * version the editor holds, so a rename never hides a save made elsewhere meanwhile.
+   * Renames the open workflow, or sets its description; its graph (and any unsaved draft of it) stays
+   * as it is. Sent with the version the editor holds, so it never hides a save made elsewhere meanwhile.
+   * Answers a refusal of the value in the schema's words for that field.
    */
-  async rename(name: string): Promise<string | undefined> {
+  async setDetail(field: "name" | "description", value: string): Promise<string | undefined> {
     const { workflow } = this.store.getSnapshot();
     if (!workflow) return "No workflow is open.";
     const result = await this.calls.invoke("workflows", "update", [
-      { workflow_id: workflow.id, name, expected_version: workflow.version },
+      { workflow_id: workflow.id, [field]: value, expected_version: workflow.version },
     ]);
-    if (!result.ok) return fieldRefusal(result.error, "name");
-    this.store.markDetails(result.value as Workflow);
-    return undefined;
-  }
-
-  /** Sets the open workflow's description, as `rename` sets its name (the graph and its draft stay). */
-  async describe(description: string): Promise<string | undefined> {
-    const { workflow } = this.store.getSnapshot();
-    if (!workflow) return "No workflow is open.";
-    const result = await this.calls.invoke("workflows", "update", [
-      { workflow_id: workflow.id, description, expected_version: workflow.version },
-    ]);
-    if (!result.ok) return fieldRefusal(result.error, "description");
+    if (!result.ok) return fieldRefusal(result.error, field);
     this.store.markDetails(result.value as Workflow);
     return undefined;
   }

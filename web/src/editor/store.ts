@@ -141,7 +141,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
    * The open workflow was renamed or described (by an action or another tab): its title and description
    * follow; nothing else changes.
    */
-  renamed(id: string, name: string, description: string | undefined): void {
+  changedElsewhere(id: string, name: string, description: string | undefined): void {
     const open = this.getSnapshot().workflow;
     if (open?.id !== id) return;
     const described = description ?? open.description;

@@ -36,6 +36,6 @@ export class WorkflowList extends ExternalStore<WorkflowSummary[]> {
     };
     this.publish([next, ...others]);
     // The open workflow was renamed or described elsewhere: the editor follows (its graph stays the draft).
-    this.controller.store.renamed(workflow.id, next.name, next.description);
+    this.controller.store.changedElsewhere(workflow.id, next.name, next.description);
   }
 }
