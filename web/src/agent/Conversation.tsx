@@ -57,21 +57,24 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
   }, [persistence]);
   const scroller = useRef<HTMLElement>(null);
   const prompt = useRef<HTMLTextAreaElement>(null);
-  // A question begun elsewhere follows what the person was writing; the cursor goes after it.
+  /** Puts `text` in Message for the person to finish or change: the box has focus, the cursor after it. */
+  const fillMessage = (text: string) => {
+    changeDraft(text);
+    requestAnimationFrame(() => {
+      const box = prompt.current;
+      box?.focus();
+      box?.setSelectionRange(box.value.length, box.value.length);
+    });
+  };
+  const fillMessageNow = useRef(fillMessage);
+  fillMessageNow.current = fillMessage;
+  // A question begun elsewhere follows what the person was writing.
   const asked = useRef(ask?.n);
-  const changeDraftNow = useRef(changeDraft);
-  changeDraftNow.current = changeDraft;
   useEffect(() => {
     if (!ask || ask.n === asked.current) return;
     asked.current = ask.n;
     const now = draftRef.current.replace(/\s+$/, "");
-    changeDraftNow.current(now === "" ? ask.text : `${now}\n\n${ask.text}`);
-    requestAnimationFrame(() => {
-      const box = prompt.current;
-      if (!box) return;
-      box.focus();
-      box.setSelectionRange(box.value.length, box.value.length);
-    });
+    fillMessageNow.current(now === "" ? ask.text : `${now}\n\n${ask.text}`);
   }, [ask]);
   // Scrolled up to read: `Jump to newest` takes the person back down (as chat apps have it).
   const [reading, setReading] = useState(false);
@@ -154,8 +157,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
       const last = lastRequest(agent.messages);
       if (last === undefined) return;
       event.preventDefault();
-      changeDraft(last);
-      requestAnimationFrame(() => prompt.current?.setSelectionRange(last.length, last.length));
+      fillMessage(last);
     }
   };
 
@@ -198,13 +200,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
               <ul aria-label="Suggestions">
                 {STARTERS.map((text) => (
                   <li key={text}>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        changeDraft(text);
-                        prompt.current?.focus();
-                      }}
-                    >
+                    <button type="button" onClick={() => fillMessage(text)}>
                       {text}
                     </button>
                   </li>
