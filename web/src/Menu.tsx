@@ -111,8 +111,8 @@ export interface MenuButtonProps {
   /** The menu's accessible name. */
   menuLabel: string;
   items: readonly MenuItem[];
-  /** The button, for a dialog an item opens to give focus back to. */
-  button?: RefObject<HTMLButtonElement | null> | undefined;
+  /** The button (a dialog an item opens gives focus back to it). */
+  button: RefObject<HTMLButtonElement | null>;
 }
 
 /** Opened under its button, right edges aligned (CSS); where that would leave the window (a narrow one), left edges. */
@@ -122,10 +122,8 @@ function keepInView(menu: HTMLElement): void {
   menu.style.left = "0";
 }
 
-export function MenuButton({ label, menuLabel, items, button: given }: MenuButtonProps) {
+export function MenuButton({ label, menuLabel, items, button }: MenuButtonProps) {
   const [open, setOpen] = useState<"first" | "last" | undefined>();
-  const own = useRef<HTMLButtonElement>(null);
-  const button = given ?? own;
   return (
     <span className="menu-button">
       <button

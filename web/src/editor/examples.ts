@@ -12,6 +12,14 @@ export interface WorkflowExample {
 }
 
 const at = (x: number, y: number) => ({ x, y });
+/** A connection from `source`'s output to `target`'s `input`. */
+const wire = (id: string, source: string, target: string, input: string) => ({
+  id,
+  source,
+  sourceHandle: "output",
+  target,
+  targetHandle: input,
+});
 
 export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
   {
@@ -29,10 +37,7 @@ export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
         { id: "greet", type: "text.template", data: { template: "Hello, {{name}}!" }, position: at(280, 0) },
         { id: "greeting", type: "workflow.output", data: { name: "greeting" }, position: at(560, 0) },
       ],
-      edges: [
-        { id: "e1", source: "name", sourceHandle: "output", target: "greet", targetHandle: "name" },
-        { id: "e2", source: "greet", sourceHandle: "output", target: "greeting", targetHandle: "value" },
-      ],
+      edges: [wire("e1", "name", "greet", "name"), wire("e2", "greet", "greeting", "value")],
     },
   },
   {
@@ -52,9 +57,9 @@ export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
         { id: "words", type: "workflow.output", data: { name: "words" }, position: at(840, 0) },
       ],
       edges: [
-        { id: "e1", source: "text", sourceHandle: "output", target: "split", targetHandle: "text" },
-        { id: "e2", source: "split", sourceHandle: "output", target: "count", targetHandle: "list" },
-        { id: "e3", source: "count", sourceHandle: "output", target: "words", targetHandle: "value" },
+        wire("e1", "text", "split", "text"),
+        wire("e2", "split", "count", "list"),
+        wire("e3", "count", "words", "value"),
       ],
     },
   },
@@ -73,10 +78,7 @@ export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
         { id: "area", type: "math.expression", data: { expression: "pi * r ^ 2" }, position: at(280, 0) },
         { id: "result", type: "workflow.output", data: { name: "area" }, position: at(560, 0) },
       ],
-      edges: [
-        { id: "e1", source: "radius", sourceHandle: "output", target: "area", targetHandle: "r" },
-        { id: "e2", source: "area", sourceHandle: "output", target: "result", targetHandle: "value" },
-      ],
+      edges: [wire("e1", "radius", "area", "r"), wire("e2", "area", "result", "value")],
     },
   },
 ];
