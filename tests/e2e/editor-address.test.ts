@@ -53,12 +53,21 @@ describe("the open workflow in the address", () => {
     await newWorkflow(page, "Alpha");
     await newWorkflow(page, "Beta");
 
+    // Whether the page ever says there are none while it is still finding out (recorded from its start).
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes("You have no workflows yet.")) {
+          Object.assign(window, { saidNone: true });
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await page.goto(`${server.url}/?workflow=wf_missing`);
     await page
       .getByRole("status")
       .getByText(`The workflow this page's address names could not be opened: No workflow with id "wf_missing".`)
       .waitFor();
     await start.waitFor();
+    expect(await page.evaluate(() => "saidNone" in window)).toBe(false);
     // The last edited first, each with its version and when it was edited.
     expect(await start.getByRole("listitem").allInnerTexts()).toEqual([
       expect.stringMatching(/^Beta\s+version 1 · edited just now$/),

@@ -91,11 +91,16 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     return () => clearTimeout(timer);
   }, [notice]);
 
+  // Until what was open is open again and the workflows are listed, the start page would say "none".
+  const [restored, setRestored] = useState(false);
   useEffect(() => {
-    void controller.restore(linkedWorkflow()).then((failed) => {
-      problem(failed);
-      return workflows.refresh();
-    });
+    void controller
+      .restore(linkedWorkflow())
+      .then((failed) => {
+        problem(failed);
+        return workflows.refresh();
+      })
+      .finally(() => setRestored(true));
     return followOpenWorkflow(controller.store, async (id) => {
       if (id) problem(await controller.open(id));
       else await controller.close();
@@ -372,7 +377,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
             run={inspected ? job?.nodes[inspected.id] : undefined}
           />
         </div>
-      ) : (
+      ) : !restored ? null : (
         <WorkflowStart
           workflows={workflows}
           onOpen={(id) => void controller.open(id).then(problem)}
