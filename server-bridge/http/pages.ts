@@ -1,6 +1,7 @@
 /**
  * The login redirect and the page shell. `/?token=...` with a valid admin token (never an API or MCP
- * token) sets the login cookie and redirects to `/` without the token; the built page is served from `webDir` when present.
+ * token) sets the login cookie and redirects to `/` without the token (keeping the workflow the link
+ * named, `&workflow=<id>`); the built page is served from `webDir` when present.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -37,6 +38,12 @@ export const TYPES: Record<string, string> = {
 /** Why a sign-in link was refused, as the page's signed-out view names it (`/?signin=<reason>`). */
 export type SigninRefusal = "invalid" | "api_only";
 
+/** The page's own part of a sign-in link's address that survives the redirect: the workflow it opens. */
+function keptQuery(url: URL): string {
+  const workflow = url.searchParams.get("workflow");
+  return workflow ? `workflow=${encodeURIComponent(workflow)}` : "";
+}
+
 export async function handleLogin(
   app: AppServices,
   req: IncomingMessage,
@@ -50,7 +57,8 @@ export async function handleLogin(
     const reason: SigninRefusal = found === undefined ? "invalid" : "api_only";
     if (req.headers["sec-fetch-mode"] === "navigate") {
       // A person opened the link: the page says why, and the token leaves the address bar and history.
-      res.writeHead(303, { ...BASE_HEADERS, Location: `/?signin=${reason}`, "Cache-Control": "no-store" });
+      const query = [`signin=${reason}`, keptQuery(url)].filter(Boolean).join("&");
+      res.writeHead(303, { ...BASE_HEADERS, Location: `/?${query}`, "Cache-Control": "no-store" });
       res.end();
       return;
     }
@@ -62,9 +70,10 @@ export async function handleLogin(
     return;
   }
   const login = await app.logins.create(found.user);
+  const kept = keptQuery(url);
   res.writeHead(303, {
     ...BASE_HEADERS,
-    Location: "/",
+    Location: kept ? `/?${kept}` : "/",
     "Set-Cookie": app.logins.cookie(login, false),
     "Cache-Control": "no-store",
   });

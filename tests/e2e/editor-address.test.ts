@@ -43,6 +43,32 @@ describe("the open workflow in the address", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("a link followed while signed out opens its workflow once signed in, by the form or the printed address", async () => {
+    await using app = await openApp();
+    const { page, server, context } = app;
+    await newWorkflow(page, "Shared");
+    const id = ((await server.app.store.sql("SELECT id FROM workflows").get()) as { id: string }).id;
+    await newWorkflow(page, "Other"); // the one this browser had open last
+    await context.clearCookies();
+
+    await page.goto(`${server.url}/?workflow=${id}`);
+    await page.getByLabel("Token", { exact: true }).fill(server.token);
+    await page.keyboard.press("Enter");
+    await page.getByText("Shared · version 1").waitFor();
+    expect(linked(page.url())).toBe(id);
+    expect(page.url()).not.toContain("token");
+    await context.clearCookies();
+
+    // A wrong token first: refused, the link kept; then the printed address with the link's workflow.
+    await page.goto(`${server.url}/?token=wrong&workflow=${id}`);
+    await page.getByRole("alert").filter({ hasText: "token is not valid" }).waitFor();
+    expect(linked(page.url())).toBe(id);
+    await page.goto(`${server.url}/?token=${server.token}&workflow=${id}`);
+    await page.getByText("Shared · version 1").waitFor();
+    expect(new URL(page.url()).search).toBe(`?workflow=${id}`);
+    expect(app.problems).toEqual([]);
+  });
+
   it("lists the person's workflows when none is open: a link to a missing one says so; a click opens one", async () => {
     await using fake = await startFakeOpenAI({ script: [] });
     await using app = await openApp({ agent: agent(fake) });

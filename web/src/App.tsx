@@ -8,6 +8,7 @@ import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { api, transport } from "./api.ts";
 import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
 import { EditorPane } from "./editor/EditorPane.tsx";
+import { linkedWorkflow } from "./editor/workflow-url.ts";
 import { Dock } from "./layout/Dock.tsx";
 import { ModePicker } from "./ModePicker.tsx";
 import { createPage } from "./page.ts";
@@ -58,6 +59,8 @@ export function App() {
           <label>
             Token <input name="token" type="password" required autoComplete="off" spellCheck={false} size={40} />
           </label>{" "}
+          {/* A link to a workflow opens it once signed in. */}
+          {linkedWorkflow() ? <input type="hidden" name="workflow" value={linkedWorkflow()} /> : null}
           <button type="submit">Sign in</button>
         </form>
       </main>
