@@ -145,6 +145,31 @@ describe("the agent panel, for a first-time user", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("opens on the Agent tab with a provider, never showing the Action tab first", async () => {
+    await using fake = await startFakeOpenAI({ script: [] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    // Every tab that is ever shown chosen, recorded from the page's start.
+    await page.addInitScript(() => {
+      const seen = new Set<string>();
+      Object.assign(window, { tabsShown: seen });
+      new MutationObserver(() => {
+        for (const tab of document.querySelectorAll('[role="tab"][aria-selected="true"]')) {
+          seen.add(tab.textContent ?? "");
+        }
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.reload();
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.evaluate(() => [...(window as unknown as { tabsShown: Set<string> }).tabsShown])).toEqual([
+      "Agent",
+    ]);
+    // The tab list is reachable by keyboard from the start: the chosen tab takes Tab.
+    expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("tabindex")).toBe("0");
+    expect(app.problems).toEqual([]);
+  });
+
   it("puts the cursor in the message box after New conversation, so the person just types", async () => {
     await using fake = await startFakeOpenAI({
       script: [{ text: "Answer in the first conversation." }, { text: "Answer in the second conversation." }],

@@ -50,20 +50,20 @@ export function AgentPanel({
   asks,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
-  const [tab, setTab] = useState("action");
-  // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere.
-  const [configured, setConfigured] = useState(false);
+  // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere;
+  // without one, the Action editor is. No tab is shown chosen until the server has said which (one
+  // shown first and then switched is a flash of the wrong one), unless the person chose first.
+  const [configured, setConfigured] = useState<boolean>();
+  const [chosenTab, setTab] = useState<string>();
+  const tab = chosenTab ?? (configured === undefined ? undefined : configured ? "agent" : "action");
   useEffect(() => {
-    let chosen = false;
+    let gone = false;
     api.agent.status
       .query()
-      .then((status) => {
-        setConfigured(status.configured);
-        if (status.configured && !chosen) setTab((current) => (current === "action" ? "agent" : current));
-      })
-      .catch(() => {});
+      .then((status) => !gone && setConfigured(status.configured))
+      .catch(() => !gone && setConfigured(false));
     return () => {
-      chosen = true;
+      gone = true;
     };
   }, [api]);
   const toAction = useCallback(() => setTab("action"), []);

@@ -16,7 +16,8 @@ export interface PanelTab {
 
 export interface PanelTabsProps {
   tabs: readonly PanelTab[];
-  selected: string;
+  /** None while the page is still finding out which tab to start on: every panel is hidden. */
+  selected: string | undefined;
   onSelect(id: string): void;
 }
 
@@ -52,7 +53,7 @@ export function PanelTabs({ tabs, selected, onSelect }: PanelTabsProps) {
           move(to);
         }}
       >
-        {tabs.map((tab) => (
+        {tabs.map((tab, i) => (
           <button
             key={tab.id}
             id={`tab-${tab.id}`}
@@ -61,7 +62,7 @@ export function PanelTabs({ tabs, selected, onSelect }: PanelTabsProps) {
             aria-selected={tab.id === selected}
             aria-controls={`tabpanel-${tab.id}`}
             data-label={tab.label}
-            tabIndex={tab.id === selected ? 0 : -1}
+            tabIndex={i === index ? 0 : -1}
             onClick={() => onSelect(tab.id)}
           >
             {tab.label}
