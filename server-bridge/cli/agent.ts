@@ -272,6 +272,9 @@ class TerminalPrinter {
   /** The final answer (or why there is none) on stdout, last; a terminal that just showed it streaming gets it once. */
   finish(answer: string): void {
     const shown = this.#text === this.stdout && this.#sinceStep.trim() === answer.trim();
+    // The streamed text's line ends where it streamed, so the answer starts a line of its own when
+    // both streams land in one log (`2>&1`).
+    if (this.#midLine.has(place(this.#text))) this.#write(this.#text, "\n");
     if (this.#midLine.has(place(this.stdout))) this.#write(this.stdout, "\n");
     if (!shown) this.#write(this.stdout, `${answer}\n`);
   }

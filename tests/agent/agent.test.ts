@@ -147,6 +147,22 @@ describe("the agent on the server", () => {
     expect(shown.split("All done.")).toHaveLength(2);
   });
 
+  it("with both streams in one log (2>&1), puts the final answer on a line of its own after the streamed text", async () => {
+    await using fake = await startFakeOpenAI({ script: [{ text: "All done." }] });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const log: string[] = [];
+    // Two pipes (stdout's, stderr's) into one file.
+    const pipe = () => ({ write: (text: string) => log.push(text) });
+    const code = await agentCommand(["say", "hi"], {
+      app: server.app,
+      sandbox: server.app.sandbox,
+      stdout: pipe(),
+      stderr: pipe(),
+    });
+    expect(code).toBe(0);
+    expect(log.join("")).toMatch(/^All done\.\nAll done\.\n\[final\] 0 step\(s\)/);
+  });
+
   it("runs the terminal's actions under ACTION_TIMEOUT_MS (config.actionTimeoutMs), the deadline its tool states", async () => {
     await using fake = await startFakeOpenAI({
       script: [
