@@ -4,6 +4,7 @@
  * editor lists the person's workflows to open, or says how to make one.
  */
 import { describe, expect, it } from "vitest";
+import { WorkflowStore } from "../../server-bridge/store/workflows.ts";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { agent } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
@@ -94,6 +95,8 @@ describe("the open workflow in the address", () => {
       .waitFor();
     await start.waitFor();
     expect(await page.evaluate(() => "saidNone" in window)).toBe(false);
+    // So few that they all fit: nothing to find them with.
+    expect(await page.getByRole("searchbox", { name: "Find a workflow" }).count()).toBe(0);
     // The last edited first, each with its version and when it was edited.
     expect(await start.getByRole("listitem").allInnerTexts()).toEqual([
       expect.stringMatching(/^Beta\s+version 1 · edited just now$/),
@@ -112,6 +115,39 @@ describe("the open workflow in the address", () => {
     expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("aria-selected")).toBe("true");
     await expect.poll(() => page.getByRole("textbox", { name: "Message" }).inputValue()).toBe("Build a workflow that ");
     expect(fake.requests).toHaveLength(0);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("finds a workflow among more than the list shows, by words of its name or description; Enter opens it", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const user = (await server.app.credentials.identify(server.token))?.user ?? "";
+    const workflows = new WorkflowStore(server.app.store);
+    const invoices = await workflows.create(user, {
+      name: "Invoices",
+      description: "Monthly billing run",
+      graph: { nodes: [], edges: [] },
+    });
+    for (let i = 0; i < 13; i++) {
+      await workflows.create(user, { name: `Report ${i}`, description: "", graph: { nodes: [], edges: [] } });
+    }
+    await page.reload();
+    const list = page.getByRole("navigation", { name: "Your workflows" });
+    const find = list.getByRole("searchbox", { name: "Find a workflow" });
+    await find.waitFor();
+    expect(await list.getByRole("listitem").count()).toBe(12);
+    await list.getByText("2 more: find one by its name, or pick it in the Workflow picker above.").waitFor();
+
+    await find.fill("BILLING monthly");
+    await expect
+      .poll(() => list.getByRole("listitem").allInnerTexts())
+      .toEqual([expect.stringMatching(/^Invoices\s+Monthly billing run\s+version 1/)]);
+    await find.fill("nothing like it");
+    await list.getByRole("status").getByText("No workflow's name or description has “nothing like it”.").waitFor();
+    await find.fill("invoices");
+    await find.press("Enter");
+    await page.getByText("Invoices · version 1").waitFor();
+    expect(linked(page.url())).toBe(invoices.id);
     expect(app.problems).toEqual([]);
   });
 

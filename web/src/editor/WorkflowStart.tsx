@@ -1,15 +1,29 @@
 /**
  * What the editor shows with no workflow open: the person's workflows, the last edited first, each
- * opened by a click (or Enter); with none yet, the ways to make one; and workflows to start from
- * (examples.ts), each opened as a new workflow of the person's own.
+ * opened by a click (or Enter); more than fit, a `Find a workflow` box filters them all by name and
+ * description (Enter opens the first found); with none yet, the ways to make one; and workflows to
+ * start from (examples.ts), each opened as a new workflow of the person's own.
  */
-import { useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { timeAgo } from "../../../shared/protocol/durations.ts";
 import { WORKFLOW_EXAMPLES, type WorkflowExample } from "./examples.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 
-/** How many are listed here; the picker has them all. */
+/** How many are listed here; the picker has them all, and the find box finds any. */
 const SHOWN = 12;
+
+/** The workflows whose name or description holds every word of `query`, case aside. */
+export function findWorkflows<T extends { name: string; description?: string }>(
+  list: readonly T[],
+  query: string,
+): T[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...list];
+  return list.filter((w) => {
+    const text = `${w.name}\n${w.description ?? ""}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+}
 
 export interface WorkflowStartProps {
   workflows: WorkflowList;
@@ -22,15 +36,37 @@ export interface WorkflowStartProps {
 
 export function WorkflowStart({ workflows, onOpen, onExample, onAsk }: WorkflowStartProps) {
   const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
+  const [query, setQuery] = useState("");
   const now = Date.now();
+  const searchable = list.length > SHOWN;
+  const found = searchable ? findWorkflows(list, query) : list;
   return (
     <div className="workflow-start">
       <p className="status">Open a workflow or create a new one.</p>
       {list.length > 0 ? (
         <nav aria-labelledby="workflow-start-heading">
           <h2 id="workflow-start-heading">Your workflows</h2>
+          {searchable ? (
+            <label className="workflow-find">
+              Find a workflow{" "}
+              <input
+                type="search"
+                value={query}
+                placeholder={`${list.length} workflows: name or description`}
+                spellCheck={false}
+                onChange={(event) => setQuery(event.target.value)}
+                onKeyDown={(event) => {
+                  const first = found[0];
+                  if (event.key === "Enter" && query.trim() && first) {
+                    event.preventDefault();
+                    onOpen(first.id);
+                  }
+                }}
+              />
+            </label>
+          ) : null}
           <ul>
-            {list.slice(0, SHOWN).map((w) => (
+            {found.slice(0, SHOWN).map((w) => (
               <li key={w.id}>
                 <span className="workflow-start-name">
                   <button type="button" onClick={() => onOpen(w.id)}>
@@ -47,7 +83,14 @@ export function WorkflowStart({ workflows, onOpen, onExample, onAsk }: WorkflowS
               </li>
             ))}
           </ul>
-          {list.length > SHOWN ? <p>{list.length - SHOWN} more in the Workflow picker above.</p> : null}
+          {found.length === 0 ? (
+            <p role="status">No workflow's name or description has “{query.trim()}”.</p>
+          ) : found.length > SHOWN ? (
+            <p>
+              {found.length - SHOWN} more{query.trim() ? " found" : ""}: find one by its name, or pick it in the
+              Workflow picker above.
+            </p>
+          ) : null}
         </nav>
       ) : (
         <p>
