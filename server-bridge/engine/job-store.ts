@@ -135,6 +135,7 @@ export const MAX_LISTED_OUTPUT_CHARS = 4 * 1024;
 /**
  * The user's jobs, newest first, each with its workflow's current name. `outputs`: keep each job's
  * outputs (the page's jobs list), cut to `{$truncated, chars}` past MAX_LISTED_OUTPUT_CHARS.
+ * `before`: only jobs older than that job of the user's (the next page; none when it is not theirs).
  */
 export async function listJobs(
   store: Store,
@@ -144,12 +145,14 @@ export async function listJobs(
     status?: JobStatus | undefined;
     workflow_id?: string | undefined;
     outputs?: boolean | undefined;
+    before?: string | undefined;
   },
 ): Promise<JobView[]> {
   const rows = (await store
     .sql(
       `SELECT ${JOB_COLUMNS}, (SELECT w.name FROM workflows w WHERE w.id = jobs.workflow_id AND w.user_id = jobs.user_id) AS workflow_name
        FROM jobs WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR status = ?) AND (CAST(? AS TEXT) IS NULL OR workflow_id = ?)
+       AND (CAST(? AS TEXT) IS NULL OR (created_at, rowid) < (SELECT b.created_at, b.rowid FROM jobs b WHERE b.id = ? AND b.user_id = jobs.user_id))
        ORDER BY created_at DESC, rowid DESC LIMIT ?`,
     )
     .all(
@@ -158,6 +161,8 @@ export async function listJobs(
       opts.status ?? null,
       opts.workflow_id ?? null,
       opts.workflow_id ?? null,
+      opts.before ?? null,
+      opts.before ?? null,
       opts.limit,
     )) as (JobRow & { workflow_name: string | null })[];
   return rows.map((row) => {

@@ -229,11 +229,19 @@ export const appRouter = router({
     }),
   }),
   jobs: router({
-    /** The page's jobs list: the user's jobs, newest first, with workflow names and (small) outputs. */
+    /**
+     * The page's jobs list: the user's jobs, newest first, with workflow names and (small) outputs;
+     * `before` a job id, the ones older than it (the next page).
+     */
     list: authed
-      .input(z.object({ limit: z.number().int().min(1).max(100).default(30) }).default({ limit: 30 }))
+      .input(
+        z.object({ limit: z.number().int().min(1).max(100).default(30), before: Id.optional() }).default({ limit: 30 }),
+      )
       .query(async ({ ctx, input }) => ({
-        jobs: toWire(await ctx.app.jobs.list(ctx.userId, { limit: input.limit, outputs: true }), "result"),
+        jobs: toWire(
+          await ctx.app.jobs.list(ctx.userId, { limit: input.limit, before: input.before, outputs: true }),
+          "result",
+        ),
       })),
   }),
   catalog: router({

@@ -150,4 +150,49 @@ export default job.status;`,
     expect(await node(page, "e").count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+  it("lists the newest jobs and, below them, Show older jobs reads the ones before, to the first", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    // 32 runs, each adding its number: the first is "run 1".
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+for (let i = 1; i <= 32; i++) {
+  await workflows.run({ graph: { nodes: [
+    { id: "n", type: "constant.string", data: { value: "run " + i }, position: { x: 0, y: 0 } },
+    { id: "out", type: "workflow.output", data: { name: "said" }, position: { x: 200, y: 0 } },
+  ], edges: [{ id: "e", source: "n", sourceHandle: "output", target: "out", targetHandle: "value" }] } });
+}
+export default "ran";`,
+    );
+    expect(await finished(page)).toContain('"ran"');
+    // Read afresh: the jobs this page saw run are all kept until then.
+    await page.reload();
+    await openTab(page, "Jobs");
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    const items = jobs.getByRole("listitem", { name: "a workflow graph: completed" });
+    await expect.poll(() => items.count()).toBe(30);
+    expect(await items.first().textContent()).toContain('"run 32"');
+    expect(await jobs.getByText('"run 2"').count()).toBe(0);
+
+    await jobs.getByRole("button", { name: "Show older jobs" }).click();
+    await expect.poll(() => items.count()).toBe(32);
+    expect(await items.last().textContent()).toContain('"run 1"');
+    // The last page was not full: nothing older to read.
+    expect(await jobs.getByRole("button", { name: "Show older jobs" }).count()).toBe(0);
+    // A new run adds on top; the older ones stay.
+    await openTab(page, "Action");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+await workflows.run({ graph: { nodes: [{ id: "n", type: "constant.string", data: { value: "run 33" }, position: { x: 0, y: 0 } }], edges: [] } });
+export default "again";`,
+    );
+    expect(await finished(page)).toContain('"again"');
+    await openTab(page, "Jobs");
+    await expect.poll(() => items.count()).toBe(33);
+    expect(await items.last().textContent()).toContain('"run 1"');
+    expect(app.problems).toEqual([]);
+  });
 });

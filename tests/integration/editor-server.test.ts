@@ -149,6 +149,17 @@ describe("the editor's server side", () => {
     expect(listed.jobs[1]).toMatchObject({ workflow_name: "The answer" });
     expect(listed.jobs[1]).not.toHaveProperty("outputs");
 
+    // Page by page: the ones before a job, newest first, to the first one.
+    const third = answerValue<JobResult>(await call(WORKFLOWS, "run", [{ graph }]));
+    const page = async (input: { limit: number; before?: string }) =>
+      z
+        .array(ListedJob)
+        .parse(fromWire((await browser.jobs.list.query(input)).jobs))
+        .map((j) => j.job_id);
+    expect(await page({ limit: 2 })).toEqual([third.job_id, second.job_id]);
+    expect(await page({ limit: 2, before: second.job_id })).toEqual([first.job_id]);
+    expect(await page({ limit: 2, before: first.job_id })).toEqual([]);
+
     const other = await server.app.credentials.addUser("someone");
     const res = await fetch(`${server.url}/trpc/jobs.list`, { headers: { authorization: `Bearer ${other.token}` } });
     const body = (await res.json()) as { result: { data: { jobs: unknown[] } } };

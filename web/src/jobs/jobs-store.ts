@@ -2,7 +2,8 @@
  * The jobs the page shows: the user's jobs from the server (`jobs.list`, so they survive a reload),
  * kept live from the session's job events, newest first with the live ones on top. For each job seen
  * live it also keeps each node's run (queued, running, done, failed with its error, its outputs once
- * the job has ended), which the canvas draws on the nodes of the open workflow.
+ * the job has ended), which the canvas draws on the nodes of the open workflow. The list reads the
+ * newest jobs; `older()` adds the page of jobs before the oldest shown.
  */
 import { z } from "zod";
 import { ListedJob, type SessionEvent } from "../../../shared/protocol/server.ts";
@@ -39,6 +40,9 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   #error: string | undefined;
   /** Jobs whose node runs this page follows (started here or heard about live). */
   readonly #followed = new Set<string>();
+  /** Older pages were read: what the newest page no longer holds stays, so the list has no gap. */
+  #paged = false;
+  #hasOlder = false;
 
   constructor(private readonly calls: UserCalls) {
     super([]);
@@ -46,6 +50,11 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
 
   get error(): string | undefined {
     return this.#error;
+  }
+
+  /** Whether the server may have jobs older than the oldest shown (the last page read was full). */
+  get hasOlder(): boolean {
+    return this.#hasOlder;
   }
 
   /** `soon`: a step of a job's progress, which may come in bursts (see publishSoon). */
@@ -94,7 +103,32 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
         nodes: before?.nodes ?? {},
       };
     });
-    this.#set([...[...known.values()].filter((job) => this.#followed.has(job.job_id)), ...merged]);
+    if (!this.#paged) this.#hasOlder = listed.length === LISTED;
+    const kept = [...known.values()].filter((job) => this.#paged || this.#followed.has(job.job_id));
+    this.#set([...kept, ...merged]);
+  }
+
+  /** Adds the page of jobs older than the oldest shown. */
+  async older(): Promise<void> {
+    const oldest = this.getSnapshot().reduce<JobEntry | undefined>(
+      (min, job) => (min === undefined || job.created_at < min.created_at ? job : min),
+      undefined,
+    );
+    let page: ListedJob[];
+    try {
+      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before: oldest?.job_id });
+      page = JobList.parse(fromWire(answer.jobs, "result"));
+      this.#error = undefined;
+    } catch (err) {
+      this.#error = `The older jobs could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
+      this.#set(this.getSnapshot());
+      return;
+    }
+    this.#paged = true;
+    this.#hasOlder = page.length === LISTED;
+    const known = new Set(this.getSnapshot().map((job) => job.job_id));
+    const added = page.filter((job) => !known.has(job.job_id)).map((job) => ({ ...job, nodes: {} }));
+    this.#set([...this.getSnapshot(), ...added]);
   }
 
   /** A job this page just started for `workflowId`, on `nodeIds` (all queued until they run). */

@@ -3,7 +3,7 @@
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
  * failing node, with `Show node` to find it on the canvas (where the page has an editor; `Open workflow`
  * opens any job's) and `Ask the agent` to begin a question about it in the conversation. Kept live
- * from the session's job events.
+ * from the session's job events; `Show older jobs` below reads the next page.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
@@ -116,6 +116,25 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
   );
 }
 
+/** `Show older jobs`: the next page below the list; focus stays on it, for the page after. */
+function OlderJobs({ store }: { store: JobsStore }) {
+  const [loading, setLoading] = useState(false);
+  return (
+    <button
+      type="button"
+      className="older-jobs"
+      aria-disabled={loading}
+      onClick={() => {
+        if (loading) return;
+        setLoading(true);
+        void store.older().finally(() => setLoading(false));
+      }}
+    >
+      {loading ? "Loading older jobs…" : "Show older jobs"}
+    </button>
+  );
+}
+
 function JobsList({
   store,
   visible,
@@ -140,6 +159,7 @@ function JobsList({
           <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} />
         ))}
       </ul>
+      {store.hasOlder ? <OlderJobs store={store} /> : null}
     </section>
   );
 }
