@@ -2,7 +2,8 @@
  * The node search the palette, `search_nodes` and `ui_search_nodes` share: ranked the way palettes rank.
  */
 import { describe, expect, it } from "vitest";
-import { searchNodeTypes } from "../../shared/graph/catalog-search.ts";
+import { SEARCH_ALIASES, searchNodeTypes } from "../../shared/graph/catalog-search.ts";
+import { NODE_TYPES } from "../../shared/graph/node-types.ts";
 
 const ids = (query: string, limit?: number) => searchNodeTypes(query, limit).map((hit) => hit.id);
 
@@ -22,10 +23,32 @@ describe("searchNodeTypes", () => {
   });
 
   it("ignores two letters inside a word, and finds nothing for nothing", () => {
-    // `if` is inside `stringify`, which is no reason to offer Stringify JSON.
-    expect(ids("if")).toEqual([]);
+    // `if` is inside `stringify`, which is no reason to offer Stringify JSON (it is Compare's alias).
+    expect(ids("if")).toEqual(["math.compare"]);
+    expect(ids("xy")).toEqual([]);
     expect(ids("  ")).toEqual([]);
     expect(ids("zebra")).toEqual([]);
+  });
+
+  it("finds a type by the other words people search for it by, below its own words", () => {
+    expect(ids("sum")).toEqual(["math.add"]);
+    expect(ids("loop")[0]).toBe("list.map_template");
+    expect(ids("for each")[0]).toBe("list.map_template");
+    expect(ids("wait")).toEqual(["control.delay"]);
+    expect(ids("fetch")).toEqual(["http.request"]);
+    expect(ids("javascript")).toEqual(["code.run"]);
+    // An alias's start, for words long enough: `thumb` finds Resize image.
+    expect(ids("thumb")).toEqual(["image.resize"]);
+    // A type's own word ranks above another's alias: `join` is Join list's title, Concatenate's alias.
+    expect(ids("join").slice(0, 2)).toEqual(["list.join", "text.concat"]);
+  });
+
+  it("has aliases only for types that exist, each alias a lowercase word", () => {
+    const known = new Set(NODE_TYPES.map((t) => t.id));
+    for (const [id, words] of Object.entries(SEARCH_ALIASES)) {
+      expect(known.has(id), id).toBe(true);
+      expect(words, id).toMatch(/^[a-z]+( [a-z]+)*$/);
+    }
   });
 
   it("keeps to the limit", () => {
