@@ -107,6 +107,8 @@ describe("the agent on the server", () => {
       expect(JSON.stringify(fake.requests[0])).toContain(
         "The ui module works on the workflow open in the user's editor",
       );
+      // ...and that a workflow made for the user there is opened for them to see.
+      expect(JSON.stringify(fake.requests[0])).toContain("open it there with ui.openWorkflow");
       // The model's second turn was sent the observation of the first turn's action.
       const second = JSON.stringify(fake.requests[1]);
       expect(second).toContain('\\"ok\\":true');
