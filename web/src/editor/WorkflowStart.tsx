@@ -12,17 +12,20 @@ import type { WorkflowList } from "./workflow-list.ts";
 /** How many are listed here; the picker has them all, and the find box finds any. */
 const SHOWN = 12;
 
-/** The workflows whose name or description holds every word of `query`, case aside. */
+/**
+ * The workflows whose name or description holds every word of `query`, case aside: those whose name
+ * holds them all first, each group in the list's order.
+ */
 export function findWorkflows<T extends { name: string; description?: string }>(
   list: readonly T[],
   query: string,
 ): T[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...list];
-  return list.filter((w) => {
-    const text = `${w.name}\n${w.description ?? ""}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
+  const holds = (text: string) => words.every((word) => text.includes(word));
+  const inName = list.filter((w) => holds(w.name.toLowerCase()));
+  const named = new Set(inName);
+  return [...inName, ...list.filter((w) => !named.has(w) && holds(`${w.name}\n${w.description ?? ""}`.toLowerCase()))];
 }
 
 export interface WorkflowStartProps {
