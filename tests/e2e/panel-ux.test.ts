@@ -48,6 +48,23 @@ export default "saved";`,
     expect(await app.server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 0 });
   });
 
+  it("scrolls a table wider than the panel in its own box: the Result and the panel keep their width", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await runAction(
+      page,
+      'export default [1, 2].map((n) => Object.fromEntries(Array.from({ length: 8 }, (_, i) => ["column_" + i, "wf_" + "x".repeat(30) + n])));',
+    );
+    await finished(page);
+    await result(page).getByRole("table").waitFor();
+    const overflow = (selector: string) => page.locator(selector).evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(await overflow(".agent-panel")).toBeLessThanOrEqual(0);
+    expect(await result(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const scrolling = result(page).locator(".value-table-box");
+    expect(await scrolling.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(app.problems).toEqual([]);
+  });
+
   it("shows flat rows as a table and other JSON as a collapsible tree; History restores and clears", async () => {
     await using app = await openApp();
     const { page } = app;

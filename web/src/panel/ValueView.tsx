@@ -101,28 +101,31 @@ function Branch({ name, value, depth }: { name: string | undefined; value: unkno
 }
 
 function ValueTable({ columns, rows }: { columns: string[]; rows: Record<string, unknown>[] }) {
+  // A table wider or longer than the panel scrolls in its own box (browsers let Tab reach a scroller).
   return (
-    <table className="value-table">
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c} scope="col">
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-          <tr key={i}>
+    <div className="value-table-box">
+      <table className="value-table">
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td key={c}>{row[c] === undefined ? "" : <Leaf value={row[c]} />}</td>
+              <th key={c} scope="col">
+                {c}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c}>{row[c] === undefined ? "" : <Leaf value={row[c]} />}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
