@@ -19,18 +19,30 @@ import {
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
-import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
+import { useStableHandlers } from "../stable-handlers.ts";
 import { useActionChanges } from "./action-changes.ts";
 import type { MenuRequest } from "./CanvasMenu.tsx";
+import { edgesOf } from "./flow-edges.ts";
 import { flowNodes } from "./flow-nodes.ts";
 import { connectionRefusal, handleType } from "./handles.ts";
 import { fitOnceMeasured } from "./view.ts";
 import { type WorkflowFlowNode, WorkflowNode } from "./WorkflowNode.tsx";
 
 const nodeTypes = { workflow: WorkflowNode };
+const FIT_VIEW = { maxZoom: 1 };
+const PRO_OPTIONS = { hideAttribution: true };
 
 /** Where the palette opens: pixels inside the canvas, the flow position for the new node, and what it connects to. */
 export interface PaletteRequest {
@@ -108,15 +120,21 @@ export function Canvas(props: CanvasProps) {
   // The selected connections (clicked, or focused and Entered): Delete removes them. The edges
   // themselves follow the graph as it is drawn (an action's nodes and their edges arrive together).
   const [chosenEdges, setChosenEdges] = useState<ReadonlySet<string>>(new Set());
-  const edges = useMemo(() => edgesOf(graph, chosenEdges), [graph, chosenEdges]);
+  // An unchanged edge keeps its object (flow-edges.ts).
+  const drawnEdges = useRef<Edge[]>([]);
+  const graphEdges = graph.edges;
+  const edges = useMemo(() => {
+    drawnEdges.current = edgesOf(graphEdges, chosenEdges, drawnEdges.current);
+    return drawnEdges.current;
+  }, [graphEdges, chosenEdges]);
   // A deleted connection is no longer chosen (a later one given its id must not come back selected).
   useEffect(
     () =>
       setChosenEdges((now) => {
-        const live = [...now].filter((id) => graph.edges.some((e) => e.id === id));
+        const live = [...now].filter((id) => graphEdges.some((e) => e.id === id));
         return live.length === now.size ? now : new Set(live);
       }),
-    [graph],
+    [graphEdges],
   );
   const onEdgesChange = useCallback((changes: EdgeChange[]) => {
     const picks = changes.filter((c) => c.type === "select");
@@ -250,6 +268,65 @@ export function Canvas(props: CanvasProps) {
     else openMenu("pane", point);
   };
 
+  // The handlers React Flow hands to every node and connection keep their identity across renders
+  // (each calls this render's own): a new function each render redrew all of them on every keystroke.
+  const flowHandlers = useStableHandlers({
+    onNodeDragStop: (_event: unknown, _node: unknown, dragged: WorkflowFlowNode[]) => {
+      const moves = dragged
+        .filter((node) => {
+          const before = graph.nodes.find((n) => n.id === node.id)?.position;
+          return !before || !samePosition(before, node.position);
+        })
+        .map((node) => ({
+          op: "ui_move_node" as const,
+          args: { node_id: node.id, x: Math.round(node.position.x), y: Math.round(node.position.y) },
+        }));
+      if (moves.length > 0) onEdits(moves);
+    },
+    onDelete: ({ nodes: deletedNodes, edges: deletedEdges }: { nodes: WorkflowFlowNode[]; edges: Edge[] }) => {
+      const gone = new Set(deletedNodes.map((n) => n.id));
+      onEdits([
+        ...deletedNodes.map((node) => ({ op: "ui_delete_node" as const, args: { node_id: node.id } })),
+        // Edges of a deleted node went with it; only free-standing edge deletions remain.
+        ...deletedEdges
+          .filter((edge) => !gone.has(edge.source) && !gone.has(edge.target))
+          .map((edge) => ({ op: "ui_delete_edge" as const, args: { edge_id: edge.id } })),
+      ]);
+    },
+    isValidConnection: (c: Edge | Connection) => connectionRefusal(graph, c) === undefined,
+    onConnect: (connection: Connection) => {
+      onMessage(undefined);
+      onEdits([
+        {
+          op: "ui_connect_nodes",
+          args: {
+            source: connection.source,
+            source_handle: connection.sourceHandle ?? "output",
+            target: connection.target,
+            target_handle: connection.targetHandle ?? "",
+          },
+        },
+      ]);
+    },
+    onConnectEnd,
+    onNodeContextMenu: (event: ReactMouseEvent, node: WorkflowFlowNode) => {
+      event.preventDefault();
+      menuOnNode(node.id, event);
+    },
+    onSelectionContextMenu: (event: ReactMouseEvent) => {
+      event.preventDefault();
+      openMenu("node", event);
+    },
+    onEdgeContextMenu: (event: ReactMouseEvent, edge: Edge) => {
+      event.preventDefault();
+      menuOnEdge(edge.id, event);
+    },
+    onPaneContextMenu: (event: ReactMouseEvent | MouseEvent) => {
+      event.preventDefault();
+      openMenu("pane", event);
+    },
+  });
+
   return (
     <section
       className="canvas"
@@ -270,66 +347,13 @@ export function Canvas(props: CanvasProps) {
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
-        onNodeDragStop={(_event, _node, dragged) => {
-          const moves = dragged
-            .filter((node) => {
-              const before = graph.nodes.find((n) => n.id === node.id)?.position;
-              return !before || !samePosition(before, node.position);
-            })
-            .map((node) => ({
-              op: "ui_move_node" as const,
-              args: { node_id: node.id, x: Math.round(node.position.x), y: Math.round(node.position.y) },
-            }));
-          if (moves.length > 0) onEdits(moves);
-        }}
-        onDelete={({ nodes: deletedNodes, edges: deletedEdges }) => {
-          const gone = new Set(deletedNodes.map((n) => n.id));
-          onEdits([
-            ...deletedNodes.map((node) => ({ op: "ui_delete_node" as const, args: { node_id: node.id } })),
-            // Edges of a deleted node went with it; only free-standing edge deletions remain.
-            ...deletedEdges
-              .filter((edge) => !gone.has(edge.source) && !gone.has(edge.target))
-              .map((edge) => ({ op: "ui_delete_edge" as const, args: { edge_id: edge.id } })),
-          ]);
-        }}
-        isValidConnection={(c) => connectionRefusal(graph, c) === undefined}
-        onConnect={(connection: Connection) => {
-          onMessage(undefined);
-          onEdits([
-            {
-              op: "ui_connect_nodes",
-              args: {
-                source: connection.source,
-                source_handle: connection.sourceHandle ?? "output",
-                target: connection.target,
-                target_handle: connection.targetHandle ?? "",
-              },
-            },
-          ]);
-        }}
-        onConnectEnd={onConnectEnd}
-        onNodeContextMenu={(event, node) => {
-          event.preventDefault();
-          menuOnNode(node.id, event);
-        }}
-        onSelectionContextMenu={(event) => {
-          event.preventDefault();
-          openMenu("node", event);
-        }}
-        onEdgeContextMenu={(event, edge) => {
-          event.preventDefault();
-          menuOnEdge(edge.id, event);
-        }}
-        onPaneContextMenu={(event) => {
-          event.preventDefault();
-          openMenu("pane", event);
-        }}
+        {...flowHandlers}
         deleteKeyCode={null}
         zoomOnDoubleClick={false}
         minZoom={0.1}
         fitView
-        fitViewOptions={{ maxZoom: 1 }}
-        proOptions={{ hideAttribution: true }}
+        fitViewOptions={FIT_VIEW}
+        proOptions={PRO_OPTIONS}
       >
         <Background />
         <Controls>
@@ -346,19 +370,6 @@ export function Canvas(props: CanvasProps) {
       ) : null}
     </section>
   );
-}
-
-/** React Flow's edges for the graph's, the chosen ones selected. */
-function edgesOf(graph: Graph, chosen: ReadonlySet<string>): Edge[] {
-  return graph.edges.map((e) => ({
-    id: e.id,
-    ariaLabel: `Connection from ${e.source} ${e.sourceHandle} to ${e.target} ${e.targetHandle}`,
-    source: e.source,
-    sourceHandle: e.sourceHandle,
-    target: e.target,
-    targetHandle: e.targetHandle,
-    selected: chosen.has(e.id),
-  }));
 }
 
 /** The type of the handle a palette request connects from (for filtering the palette). */
