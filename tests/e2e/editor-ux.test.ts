@@ -35,6 +35,30 @@ describe("the editor, as a person uses it", () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest("#agent-panel") !== null)).toBe(true);
   });
 
+  it("keeps the document's row on one line at 1280 px with long workflow names: the name is cut, its whole self a tooltip", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const long = "The quarterly report of every region, summarised and sent to the whole team";
+    await newWorkflow(page, long);
+    await newWorkflow(page, `${long} (draft two)`);
+    const row = async (name: string, exact = true) => {
+      const box = await page.getByRole("button", { name, exact }).boundingBox();
+      if (!box) throw new Error(`no ${name}`);
+      return Math.round(box.y + box.height / 2);
+    };
+    const middle = await row("New workflow");
+    expect(await row("More workflow actions")).toBe(middle);
+    expect(await row("Import")).toBe(middle);
+    // Edited, the state says so ("unsaved draft"), on the same row.
+    await addNode(page, "add", "math.add");
+    await page.getByText(/unsaved draft/).waitFor();
+    expect(await row("More workflow actions")).toBe(middle);
+    const name = page.getByRole("button", { name: `Rename workflow ${long} (draft two)` });
+    expect(await name.getAttribute("title")).toBe(`${long} (draft two): click to rename`);
+    expect(app.problems).toEqual([]);
+  });
+
   it("refuses an incompatible connection with its reason, and offers what fits when a drag ends on empty canvas", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -36,6 +36,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
         <label>
           Workflow{" "}
           <select
+            className="workflow-picker"
             value={workflow?.id ?? ""}
             onFocus={() => void workflows.refresh()}
             onChange={(e) => {
@@ -54,16 +55,17 @@ export function EditorToolbar(props: EditorToolbarProps) {
         <NewWorkflow onCreate={async (name) => onMessage(await controller.create(name))} />
         <ImportWorkflow onImport={async (file) => onMessage(await controller.importFile(file))} />
         {workflow ? (
-          <>
-            <span className="toolbar-gap" />
+          <span className="workflow-doc">
             <span className="workflow-state">
               <WorkflowName
                 key={workflow.id}
                 name={workflow.name}
                 onRename={(name) => controller.setDetail("name", name)}
               />{" "}
-              · version {workflow.version}
-              {snapshot.dirty ? " · unsaved draft" : ""}
+              <span className="workflow-status">
+                · version {workflow.version}
+                {snapshot.dirty ? " · unsaved draft" : ""}
+              </span>
             </span>
             <WorkflowMenu
               key={workflow.id}
@@ -76,7 +78,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
               onClose={() => void controller.close()}
               onDelete={onDelete}
             />
-          </>
+          </span>
         ) : null}
       </div>
       {workflow ? (

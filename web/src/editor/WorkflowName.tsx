@@ -48,7 +48,7 @@ export function WorkflowName({ name, onRename }: WorkflowNameProps) {
         ref={button}
         type="button"
         className="workflow-name"
-        title="Rename this workflow"
+        title={`${name}: click to rename`}
         aria-label={`Rename workflow ${name}`}
         onClick={() => {
           closing.current = false;
