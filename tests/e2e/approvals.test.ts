@@ -91,9 +91,10 @@ export default "done";`,
     expect(await finished(page)).toContain("permission_denied");
   });
 
-  it("queues several approvals, one dialog at a time", async () => {
+  it("queues several approvals, one dialog at a time; the tab's title counts them while they wait", async () => {
     await using app = await openApp();
     const { page } = app;
+    await expect.poll(() => page.title()).toBe("nodetool sandbox");
     await runAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
@@ -104,10 +105,14 @@ export default [a.status, b.status];`,
     await dialog(page).waitFor();
     expect(await dialog(page).count()).toBe(1);
     expect(await dialog(page).textContent()).toMatch(/1 more waiting/);
+    // A person in another tab sees that the page waits on them.
+    await expect.poll(() => page.title()).toBe("(2) Approval needed · nodetool sandbox");
     await dialog(page).getByRole("button", { name: "Allow once" }).click();
     await expect.poll(() => dialog(page).textContent()).not.toMatch(/more waiting/);
+    await expect.poll(() => page.title()).toBe("(1) Approval needed · nodetool sandbox");
     await dialog(page).getByRole("button", { name: "Allow once" }).click();
     expect(await finished(page)).toContain('"fulfilled"');
+    await expect.poll(() => page.title()).toBe("nodetool sandbox");
   });
 
   it("shows an approval left open across a reload again, and it never runs unanswered", async () => {

@@ -3,7 +3,7 @@
  * the mode selector, and the approval dialog. A skip link leads to the panel; the focus order follows
  * the layout (header, editor, panel).
  */
-import { useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { api, transport } from "./api.ts";
 import { ConnectionStatus, SignOutButton } from "./ConnectionStatus.tsx";
@@ -12,6 +12,7 @@ import { linkedWorkflow } from "./editor/workflow-url.ts";
 import { Dock } from "./layout/Dock.tsx";
 import { ModePicker } from "./ModePicker.tsx";
 import { createPage } from "./page.ts";
+import { titleWaiting } from "./page-title.ts";
 import { AgentPanel } from "./panel/AgentPanel.tsx";
 import { ApprovalDialog } from "./panel/ApprovalDialog.tsx";
 import { appPersistence } from "./persist.ts";
@@ -41,6 +42,8 @@ export function App() {
   const sessionId = state.status === "ready" ? state.sessionId : undefined;
   const page = useMemo(() => (sessionId ? createPage(sessionId) : undefined), [sessionId]);
   events.current = page?.onEvent;
+  const waiting = state.status === "ready" ? state.approvals.length : 0;
+  useEffect(() => titleWaiting(waiting), [waiting]);
 
   if (state.status === "loading") return <p className="status">Connecting…</p>;
   if (state.status === "signed_out") {

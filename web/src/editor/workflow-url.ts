@@ -4,10 +4,10 @@
  * `open-workflow` is the same for every tab), and Back and Forward go to the workflow opened before
  * and after.
  */
+import { titleShows } from "../page-title.ts";
 import type { EditorStore } from "./store.ts";
 
 const PARAM = "workflow";
-const APP_TITLE = "nodetool sandbox";
 
 /** The workflow the address names, if any. */
 export function linkedWorkflow(): string | undefined {
@@ -29,8 +29,7 @@ export function followOpenWorkflow(store: EditorStore, open: (id: string | undef
   let shown = store.getSnapshot().workflow?.id;
   const follow = () => {
     const { workflow } = store.getSnapshot();
-    const title = workflow ? `${workflow.name} · ${APP_TITLE}` : APP_TITLE;
-    if (document.title !== title) document.title = title;
+    titleShows(workflow?.name);
     if (workflow?.id === shown) return;
     const address = addressFor(workflow?.id);
     // A workflow opened after another is a step Back can undo; the first one (the page restoring what
