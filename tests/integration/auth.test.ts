@@ -52,6 +52,16 @@ describe("auth scopes and HTTP limits", () => {
     expect(bad.status).toBe(401);
     expect(bad.headers.get("set-cookie")).toBeNull();
 
+    // The workflow a link names survives the redirect, escaped: it cannot add a header or leave the site.
+    const linked = await fetch(
+      `${server.url}/?token=${server.token}&workflow=${encodeURIComponent("wf_1\r\nX: y//evil")}`,
+      {
+        redirect: "manual",
+      },
+    );
+    expect(linked.headers.get("location")).toBe("/?workflow=wf_1%0D%0AX%3A%20y%2F%2Fevil");
+    expect(linked.headers.get("x")).toBeNull();
+
     const page = await fetch(`${server.url}/`);
     expect(await page.text()).toContain("not signed in");
   });
