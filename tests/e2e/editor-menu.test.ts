@@ -133,6 +133,7 @@ describe("the canvas's other button and its keys", () => {
       "Select allCtrl+A",
       "Auto layout",
       "Fit view",
+      "Find a nodeCtrl+F",
     ]);
     const before = await ids(page);
     await menu(page).getByRole("menuitem", { name: "Paste here" }).click();

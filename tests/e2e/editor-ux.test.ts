@@ -59,6 +59,64 @@ describe("the editor, as a person uses it", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("finds a node by its name, type or id (Ctrl/Cmd+F or the canvas menu): Enter selects it, brings it into view and focuses it", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Finding");
+    await addNode(page, "text length", "text.length");
+    await addNode(page, "multiply", "math.multiply");
+    await addNode(page, "add", "math.add");
+    // The multiply node is named, and moved far off the view.
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
+await ui.setNodeTitle({ node_id: "math_multiply", title: "Price with tax" });
+await ui.moveNode({ node_id: "math_multiply", x: 4000, y: 3000 });
+export default "moved";`,
+    );
+    expect(await finished(page)).toContain('"moved"');
+    await focusCanvas(page);
+    await page.keyboard.press("ControlOrMeta+f");
+    const finder = page.getByRole("region", { name: "Find a node" });
+    const field = finder.getByRole("combobox", { name: "Search the workflow's nodes" });
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await finder.getByRole("option").allTextContents()).toEqual([
+      "Text length text.length · text_length",
+      "Price with tax math.multiply · math_multiply",
+      "Add math.add · math_add",
+    ]);
+    await page.keyboard.type("tax");
+    await expect
+      .poll(() => finder.getByRole("option").allTextContents())
+      .toEqual(["Price with tax math.multiply · math_multiply"]);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => finder.count()).toBe(0);
+    await page.getByRole("region", { name: "Inspector" }).getByRole("heading", { name: "Price with tax" }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("math_multiply");
+    const canvas = await page.getByRole("region", { name: "Workflow canvas" }).boundingBox();
+    await expect
+      .poll(async () => {
+        const box = await node(page, "math_multiply").boundingBox();
+        return !!canvas && !!box && box.x >= canvas.x && box.x + box.width <= canvas.x + canvas.width;
+      })
+      .toBe(true);
+
+    // From the canvas menu, by a word of its type; nothing matching says so; Escape gives focus back.
+    await focusCanvas(page);
+    await page.keyboard.press("Shift+F10");
+    await page
+      .getByRole("menu", { name: "Canvas actions" })
+      .getByRole("menuitem", { name: /Find a node/ })
+      .click();
+    await field.waitFor();
+    await page.keyboard.type("zebra");
+    await finder.getByText("No node of this workflow matches.").waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => finder.count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
+
   it("refuses an incompatible connection with its reason, and offers what fits when a drag ends on empty canvas", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -45,6 +45,7 @@ export interface MenuActions {
   selectAll: (() => void) | undefined;
   layout: (() => void) | undefined;
   fit: (() => void) | undefined;
+  find: (() => void) | undefined;
 }
 
 /** The menu for what it opened on: a connection, the selected nodes (`count` of them), or the canvas. */
@@ -76,6 +77,7 @@ export function menuFor(
       { label: "Select all", keys: modKey("A"), run: a.selectAll },
       { label: "Auto layout", run: a.layout },
       { label: "Fit view", run: a.fit },
+      { label: "Find a node", keys: modKey("F"), run: a.find },
       ...asking,
     ],
   };

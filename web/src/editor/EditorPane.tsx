@@ -6,20 +6,20 @@ import "@xyflow/react/dist/style.css";
 import "./editor.css";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { freshId } from "../../../shared/graph/ops.ts";
 import { type AgentAsks, aboutNodes } from "../agent-asks.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import { CanvasMenu, type MenuRequest, menuFor } from "./CanvasMenu.tsx";
 import { useNodeClipboard } from "./clipboard.ts";
-import type { Edit, EditorController } from "./controller.ts";
+import type { EditorController } from "./controller.ts";
 import { EditorToolbar } from "./EditorToolbar.tsx";
 import { compatibleTypes } from "./handles.ts";
 import { Inspector } from "./Inspector.tsx";
 import { useEditorKeys } from "./keys.ts";
 import { autoLayout, type Size } from "./layout.ts";
-import { Palette, type PaletteChoice } from "./Palette.tsx";
+import { NodeFinder } from "./NodeFinder.tsx";
+import { Palette, type PaletteChoice, paletteEdits } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
 import { runInputs } from "./RunInputs.tsx";
 import type { WorkflowRunner } from "./runner.ts";
@@ -131,6 +131,15 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     }
   };
 
+  // Find a node: opened where the keyboard's palette opens; a pick shows the node (reveal).
+  const finder = useOpened<{ x: number; y: number }>();
+  const openFinder = (): boolean => {
+    const box = canvasBox.current?.getBoundingClientRect();
+    if (!box || graph.nodes.length === 0) return false;
+    finder.open({ x: box.width / 2 - 150, y: 24 });
+    return true;
+  };
+
   const openPalette = () => {
     const box = canvasBox.current?.getBoundingClientRect();
     if (!box) return;
@@ -143,19 +152,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     setPalette(undefined);
     opener.current = null;
     if (!request) return;
-    const node_id = freshId(choice.type.id.replace(/\./g, "_"), new Set(graph.nodes.map((n) => n.id)));
-    const position = request.flow && { x: Math.round(request.flow.x), y: Math.round(request.flow.y) };
-    const edits: Edit[] = [
-      { op: "ui_add_node", args: { node_type: choice.type.id, node_id, ...(position ? { position } : {}) } },
-    ];
-    const from = request.from;
-    if (from && choice.handle) {
-      const args =
-        from.side === "source"
-          ? { source: from.nodeId, source_handle: from.handle, target: node_id, target_handle: choice.handle }
-          : { source: node_id, source_handle: choice.handle, target: from.nodeId, target_handle: from.handle };
-      edits.push({ op: "ui_connect_nodes", args });
-    }
+    const { node_id, edits } = paletteEdits(graph, request, choice);
     const failed = controller.userEdits(edits);
     problem(failed);
     // The new node is the selection, so the inspector shows its inputs at once; it has focus (the arrow
@@ -221,6 +218,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       redo: () => controller.store.redo(),
       save: () => void save(),
       palette: () => workflow && openPalette(),
+      find: openFinder,
       copy: () => copy(),
       paste: pasteText,
       duplicate: () => duplicate(),
@@ -278,6 +276,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       selectAll: some ? selectAll : undefined,
       layout: some ? layout : undefined,
       fit: some ? () => void flow.fitView({ padding: 0.15, maxZoom: 1 }) : undefined,
+      find: some ? () => void openFinder() : undefined,
     });
 
   const inspected = selected.length === 1 ? graph.nodes.find((n) => n.id === selected[0]) : undefined;
@@ -358,6 +357,17 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
             />
             {menu && shownMenu ? (
               <CanvasMenu label={shownMenu.label} at={menu.at} items={shownMenu.items} onClose={closeMenu} />
+            ) : null}
+            {finder.shown && workflow ? (
+              <NodeFinder
+                at={finder.shown}
+                graph={graph}
+                onPick={(nodeId) => {
+                  finder.close(false);
+                  void controller.reveal(workflow.id, nodeId).then(problem);
+                }}
+                onClose={() => finder.close()}
+              />
             ) : null}
             {palette ? (
               <Palette

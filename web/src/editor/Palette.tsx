@@ -1,12 +1,17 @@
 /**
- * The node palette: a searchable list of every node type (a combobox over a listbox: type to filter,
- * arrows to move, Enter to add, Escape to close). Opened by double-clicking the canvas, Ctrl/Cmd+K or
- * `Add node`; opened by dropping a dragged connection on empty canvas, it lists only the types that
- * fit the other end.
+ * The node palette: a searchable list of every node type (SearchList: type to filter, arrows to move,
+ * Enter to add, Escape to close). Opened by double-clicking the canvas, Ctrl/Cmd+K or `Add node`;
+ * opened by dropping a dragged connection on empty canvas, it lists only the types that fit the other
+ * end.
  */
-import { type MouseEvent as ReactMouseEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo } from "react";
 import { searchNodeTypes } from "../../../shared/graph/catalog-search.ts";
+import type { Graph } from "../../../shared/graph/document.ts";
 import { NODE_TYPES, type NodeType } from "../../../shared/graph/node-types.ts";
+import { freshId } from "../../../shared/graph/ops.ts";
+import type { PaletteRequest } from "./Canvas.tsx";
+import type { Edit } from "./controller.ts";
+import { SearchList } from "./SearchList.tsx";
 
 export interface PaletteChoice {
   type: NodeType;
@@ -24,86 +29,60 @@ export interface PaletteProps {
 }
 
 export function Palette({ at, only, onPick, onClose }: PaletteProps) {
-  const [query, setQuery] = useState("");
-  const [active, setActive] = useState(0);
-  const input = useRef<HTMLInputElement>(null);
-  // A row follows the pointer only when the pointer moves, never because the list changed under a
-  // resting pointer (the typed search keeps its top match for Enter).
-  const followPointer = (event: ReactMouseEvent, i: number) => {
-    if (event.movementX !== 0 || event.movementY !== 0) setActive(i);
-  };
-  useEffect(() => input.current?.focus(), []);
-
-  const choices = useMemo<PaletteChoice[]>(() => {
-    const pool: PaletteChoice[] = only
-      ? only.map((o) => ({ type: o.type, handle: o.handle }))
-      : NODE_TYPES.map((type) => ({ type }));
-    if (!query.trim()) return pool;
-    const ranked = searchNodeTypes(query, NODE_TYPES.length).map((hit) => hit.id);
-    return ranked.flatMap((id) => pool.filter((c) => c.type.id === id));
-  }, [query, only]);
-  const current = Math.min(active, Math.max(0, choices.length - 1));
-
-  return (
-    <section
-      className="palette"
-      aria-label="Node palette"
-      style={{ left: at.x, top: at.y }}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") {
-          event.preventDefault();
-          event.stopPropagation();
-          onClose();
-        }
-      }}
-    >
-      <input
-        ref={input}
-        type="search"
-        role="combobox"
-        aria-label="Search node types"
-        aria-expanded="true"
-        aria-controls="palette-list"
-        aria-activedescendant={choices[current] ? `palette-${choices[current].type.id}` : undefined}
-        placeholder={only ? "Node types that fit this connection" : "Search all node types"}
-        value={query}
-        onChange={(event) => {
-          setQuery(event.target.value);
-          setActive(0);
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "ArrowDown") setActive((i) => Math.min(i + 1, choices.length - 1));
-          else if (event.key === "ArrowUp") setActive((i) => Math.max(i - 1, 0));
-          else if (event.key === "Enter" && choices[current]) onPick(choices[current]);
-          else return;
-          event.preventDefault();
-        }}
-        onBlur={(event) => {
-          if (!event.currentTarget.closest(".palette")?.contains(event.relatedTarget as Node | null)) onClose();
-        }}
-      />
-      <div id="palette-list" role="listbox" aria-label="Node types" className="palette-list">
-        {choices.map((choice, i) => (
-          // biome-ignore lint/a11y/useKeyWithClickEvents: keys go to the combobox (aria-activedescendant), as the pattern has it
-          <div
-            key={choice.type.id}
-            id={`palette-${choice.type.id}`}
-            role="option"
-            aria-selected={i === current}
-            tabIndex={-1}
-            title={choice.type.description}
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => onPick(choice)}
-            onMouseMove={(event) => followPointer(event, i)}
-          >
-            {choice.type.title} <small>{choice.type.id}</small>
-          </div>
-        ))}
-      </div>
-      {choices.length === 0 ? <p className="status">No node type matches.</p> : null}
-      <p className="hint">
-        {choices.length} of {only ? only.length : NODE_TYPES.length} node types
-      </p>
-    </section>
+  const pool = useMemo<PaletteChoice[]>(
+    () => (only ? only.map((o) => ({ type: o.type, handle: o.handle })) : NODE_TYPES.map((type) => ({ type }))),
+    [only],
   );
+  const search = useCallback(
+    (query: string) => {
+      const ranked = query.trim()
+        ? searchNodeTypes(query, NODE_TYPES.length).flatMap((hit) => pool.filter((c) => c.type.id === hit.id))
+        : pool;
+      return ranked.map((c) => ({ id: c.type.id, label: c.type.title, detail: c.type.id, title: c.type.description }));
+    },
+    [pool],
+  );
+  return (
+    <SearchList
+      name="Node palette"
+      searchLabel="Search node types"
+      listLabel="Node types"
+      placeholder={only ? "Node types that fit this connection" : "Search all node types"}
+      at={at}
+      search={search}
+      total={pool.length}
+      noun="node types"
+      empty="No node type matches."
+      onPick={(id) => {
+        const choice = pool.find((c) => c.type.id === id);
+        if (choice) onPick(choice);
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+/**
+ * What picking `choice` in a palette opened by `request` does: a new node of that type (where the
+ * request points, else beside the others) and, from a dragged connection, its connection.
+ */
+export function paletteEdits(
+  graph: Graph,
+  request: PaletteRequest,
+  choice: PaletteChoice,
+): { node_id: string; edits: Edit[] } {
+  const node_id = freshId(choice.type.id.replace(/\./g, "_"), new Set(graph.nodes.map((n) => n.id)));
+  const position = request.flow && { x: Math.round(request.flow.x), y: Math.round(request.flow.y) };
+  const edits: Edit[] = [
+    { op: "ui_add_node", args: { node_type: choice.type.id, node_id, ...(position ? { position } : {}) } },
+  ];
+  const from = request.from;
+  if (from && choice.handle) {
+    const args =
+      from.side === "source"
+        ? { source: from.nodeId, source_handle: from.handle, target: node_id, target_handle: choice.handle }
+        : { source: node_id, source_handle: choice.handle, target: from.nodeId, target_handle: from.handle };
+    edits.push({ op: "ui_connect_nodes", args });
+  }
+  return { node_id, edits };
 }

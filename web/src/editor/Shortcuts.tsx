@@ -7,6 +7,7 @@ import { useEffect, useId, useRef } from "react";
 /** Keys, then what they do; the same keys keys.ts, the palette, the canvas and the panel answer. */
 export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ["Ctrl/Cmd+K, or double-click the canvas", "Add a node (the palette: type to search, Enter adds)"],
+  ["Ctrl/Cmd+F", "Find a node on the canvas (by name, type or id; Enter shows it)"],
   ["Ctrl/Cmd+Z", "Undo"],
   ["Ctrl/Cmd+Shift+Z or Ctrl/Cmd+Y", "Redo"],
   ["Ctrl/Cmd+S", "Save"],

@@ -1,6 +1,6 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace
+ * +F finds a node, +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace
  * removes the selection, F2 renames the selected node (its title, in the inspector), `?` lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
@@ -15,6 +15,8 @@ export interface EditorKeys {
   redo(): void;
   save(): void;
   palette(): void;
+  /** Opens the node finder; answers false when there is nothing to find (the browser's own find then). */
+  find(): boolean;
   /** Copies the selected nodes; answers them as the clipboard's text (undefined: none selected). */
   copy(): string | undefined;
   /** Pastes what the clipboard holds (`text`: its text). */
@@ -55,6 +57,10 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
           event.preventDefault();
           k.shortcuts();
         }
+        return;
+      }
+      if (key === "f" && !event.shiftKey) {
+        if (k.find()) event.preventDefault();
         return;
       }
       const actions: Record<string, (() => void) | undefined> = {
