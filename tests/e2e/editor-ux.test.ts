@@ -114,6 +114,20 @@ export default "moved";`,
     await finder.getByText("No node of this workflow matches.").waitFor();
     await page.keyboard.press("Escape");
     await expect.poll(() => finder.count()).toBe(0);
+    // Outside the editor (focus on the page itself), Ctrl/Cmd+F stays the browser's find.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    const prevented = page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) =>
+          window.addEventListener("keydown", (event) => setTimeout(() => resolve(event.defaultPrevented)), {
+            once: true,
+          }),
+        ),
+    );
+    await page.keyboard.press("ControlOrMeta+f");
+    expect(await prevented).toBe(false);
+    expect(await finder.count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 

@@ -60,7 +60,9 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         return;
       }
       if (key === "f" && !event.shiftKey) {
-        if (k.find()) event.preventDefault();
+        // Only with focus in the editor: elsewhere (the page itself after a click on the conversation's
+        // text) Ctrl/Cmd+F is the browser's find.
+        if (scope()?.contains(target) && k.find()) event.preventDefault();
         return;
       }
       const actions: Record<string, (() => void) | undefined> = {
