@@ -14,6 +14,8 @@ import { authed, router } from "./init.ts";
 const Id = z.string().min(1).max(200);
 
 export const agentRouter = router({
+  /** Whether a provider is configured, at once (the page's first tab; `status` may wait on a provider's model list). */
+  configured: authed.query(({ ctx }) => ({ configured: ctx.app.agent.models.configured() })),
   /** Whether a provider is configured, and if not, exactly what to set. */
   status: authed.query(async ({ ctx }) => {
     const { models } = ctx.app.agent;

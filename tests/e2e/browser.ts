@@ -107,12 +107,16 @@ export async function holdRunStart(
   await page.routeWebSocket(/\/trpc/, (socket) => {
     const server = socket.connectToServer();
     socket.onMessage(async (message) => {
-      if (holding && typeof message === "string" && message.includes('"run.start"')) {
-        await until;
-        server.send(rewrite(message));
+      if (!holding || typeof message !== "string" || !message.includes('"run.start"')) {
+        server.send(message);
         return;
       }
-      server.send(message);
+      // Calls made together go as one array: only the run.start ones wait.
+      const calls: unknown[] = [JSON.parse(message)].flat();
+      const starts = (call: unknown) => JSON.stringify(call).includes('"run.start"');
+      for (const call of calls.filter((c) => !starts(c))) server.send(JSON.stringify(call));
+      await until;
+      for (const call of calls.filter(starts)) server.send(rewrite(JSON.stringify(call)));
     });
     server.onMessage((message) => socket.send(message));
   });

@@ -58,7 +58,7 @@ export function AgentPanel({
   const tab = chosenTab ?? (configured === undefined ? undefined : configured ? "agent" : "action");
   useEffect(() => {
     let gone = false;
-    api.agent.status
+    api.agent.configured
       .query()
       .then((status) => !gone && setConfigured(status.configured))
       .catch(() => !gone && setConfigured(false));
