@@ -120,8 +120,8 @@ export default "moved";`,
     const prevented = page.evaluate(
       () =>
         new Promise<boolean>((resolve) =>
-          window.addEventListener("keydown", (event) => setTimeout(() => resolve(event.defaultPrevented)), {
-            once: true,
+          window.addEventListener("keydown", (event) => {
+            if (event.key === "f") setTimeout(() => resolve(event.defaultPrevented));
           }),
         ),
     );

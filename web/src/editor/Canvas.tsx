@@ -189,14 +189,6 @@ export function Canvas(props: CanvasProps) {
     [flushKeyMoves],
   );
 
-  // React Flow calls this from an effect that depends on it: it must keep its identity.
-  const selection = useRef(onSelection);
-  selection.current = onSelection;
-  const onSelectionChange = useCallback(
-    ({ nodes: chosen }: { nodes: WorkflowFlowNode[] }) => selection.current(chosen.map((n) => n.id)),
-    [],
-  );
-
   /** A point on screen as what opens there needs it: pixels inside the canvas, and the flow position. */
   const placeOf = (point: { clientX: number; clientY: number }) => {
     const box = wrapper.current?.getBoundingClientRect();
@@ -269,8 +261,10 @@ export function Canvas(props: CanvasProps) {
   };
 
   // The handlers React Flow hands to every node and connection keep their identity across renders
-  // (each calls this render's own): a new function each render redrew all of them on every keystroke.
+  // (each calls this render's own): a new function each render redrew all of them on every keystroke
+  // (and React Flow calls onSelectionChange from an effect that depends on it).
   const flowHandlers = useStableHandlers({
+    onSelectionChange: ({ nodes: chosen }: { nodes: WorkflowFlowNode[] }) => onSelection(chosen.map((n) => n.id)),
     onNodeDragStop: (_event: unknown, _node: unknown, dragged: WorkflowFlowNode[]) => {
       const moves = dragged
         .filter((node) => {
@@ -346,7 +340,6 @@ export function Canvas(props: CanvasProps) {
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
-        onSelectionChange={onSelectionChange}
         {...flowHandlers}
         deleteKeyCode={null}
         zoomOnDoubleClick={false}
