@@ -68,7 +68,7 @@ export function SearchList(props: SearchListProps) {
         aria-label={searchLabel}
         aria-expanded="true"
         aria-controls={`${prefix}-list`}
-        aria-activedescendant={items[current] ? `${prefix}-${items[current].id}` : undefined}
+        aria-activedescendant={items[current] ? `${prefix}-option-${current}` : undefined}
         placeholder={placeholder}
         value={query}
         onChange={(event) => {
@@ -91,7 +91,8 @@ export function SearchList(props: SearchListProps) {
           // biome-ignore lint/a11y/useKeyWithClickEvents: keys go to the combobox (aria-activedescendant), as the pattern has it
           <div
             key={item.id}
-            id={`${prefix}-${item.id}`}
+            // By place, not by the item's id: a node's id may hold spaces, which an id reference cannot.
+            id={`${prefix}-option-${i}`}
             role="option"
             aria-selected={i === current}
             tabIndex={-1}
