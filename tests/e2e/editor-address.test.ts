@@ -144,6 +144,12 @@ describe("the open workflow in the address", () => {
       .toEqual([expect.stringMatching(/^Invoices\s+Monthly billing run\s+version 1/)]);
     await find.fill("nothing like it");
     await list.getByRole("status").getByText("No workflow's name or description has “nothing like it”.").waitFor();
+    // Down goes from the box to the first found.
+    await find.fill("report");
+    await find.press("ArrowDown");
+    const firstFound = await list.getByRole("listitem").first().getByRole("button").textContent();
+    expect(firstFound).toMatch(/^Report \d+$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(firstFound);
     await find.fill("invoices");
     await find.press("Enter");
     await page.getByText("Invoices · version 1").waitFor();

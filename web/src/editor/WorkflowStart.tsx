@@ -1,7 +1,7 @@
 /**
  * What the editor shows with no workflow open: the person's workflows, the last edited first, each
  * opened by a click (or Enter); more than fit, a `Find a workflow` box filters them all by name and
- * description (Enter opens the first found); with none yet, the ways to make one; and workflows to
+ * description (Enter opens the first found, Down goes to the list); with none yet, the ways to make one; and workflows to
  * start from (examples.ts), each opened as a new workflow of the person's own.
  */
 import { useState, useSyncExternalStore } from "react";
@@ -63,6 +63,10 @@ export function WorkflowStart({ workflows, onOpen, onExample, onAsk }: WorkflowS
                   if (event.key === "Enter" && query.trim() && first) {
                     event.preventDefault();
                     onOpen(first.id);
+                  } else if (event.key === "ArrowDown" && first) {
+                    // Down goes to the list (then Tab, or Shift+Tab back), as a search box's results do.
+                    event.preventDefault();
+                    event.currentTarget.closest("nav")?.querySelector<HTMLElement>("li button")?.focus();
                   }
                 }}
               />
