@@ -1,8 +1,8 @@
 /**
  * What the editor shows with no workflow open: the person's workflows, the last edited first, each
  * opened by a click (or Enter); more than fit, a `Find a workflow` box filters them all by name and
- * description (Enter opens the first found, Down goes to the list); with none yet, the ways to make one; and workflows to
- * start from (examples.ts), each opened as a new workflow of the person's own.
+ * description (Enter opens the first found, Down goes to the list); with none yet, the ways to make
+ * one; and workflows to start from (examples.ts), each opened as a new workflow of the person's own.
  */
 import { useState, useSyncExternalStore } from "react";
 import { timeAgo } from "../../../shared/protocol/durations.ts";

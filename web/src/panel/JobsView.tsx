@@ -116,7 +116,7 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
   );
 }
 
-/** `Show older jobs`: the next page below the list; focus stays on it, for the page after. */
+/** `Show older jobs`: the next page below the list (the button stays, with focus, while there are more). */
 function OlderJobs({ store }: { store: JobsStore }) {
   const [loading, setLoading] = useState(false);
   return (
