@@ -152,6 +152,12 @@ export default "moved";`,
     await expect
       .poll(() => page.getByRole("listbox", { name: "Node types" }).getByRole("option").first().textContent())
       .toBe("Text constant.string");
+    // Nothing by that name: the palette says what does anything (a node of one's own code).
+    await page.getByRole("combobox", { name: "Search node types" }).fill("uppercase");
+    await page
+      .getByRole("region", { name: "Node palette" })
+      .getByText("No node type matches. Run code (code.run) runs a JavaScript function of your own.")
+      .waitFor();
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByRole("listbox", { name: "Node types" }).count()).toBe(0);
     await addNode(page, "number", "constant.number");

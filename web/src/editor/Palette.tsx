@@ -52,7 +52,11 @@ export function Palette({ at, only, onPick, onClose }: PaletteProps) {
       search={search}
       total={pool.length}
       noun="node types"
-      empty="No node type matches."
+      empty={
+        pool.some((c) => c.type.id === "code.run")
+          ? "No node type matches. Run code (code.run) runs a JavaScript function of your own."
+          : "No node type matches."
+      }
       onPick={(id) => {
         const choice = pool.find((c) => c.type.id === id);
         if (choice) onPick(choice);
