@@ -179,6 +179,15 @@ export default "ran";`,
     await jobs.getByRole("button", { name: "Show older jobs" }).click();
     await expect.poll(() => items.count()).toBe(32);
     expect(await items.last().textContent()).toContain('"run 1"');
+    // Focus is on the first job the page added (the button went: nothing older).
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const focused = document.activeElement;
+          return focused?.getAttribute("role") === "listitem" || focused?.tagName === "LI" ? focused.textContent : "";
+        }),
+      )
+      .toContain('"run 2"');
     // The last page was not full: nothing older to read.
     expect(await jobs.getByRole("button", { name: "Show older jobs" }).count()).toBe(0);
     // A new run adds on top; the older ones stay.

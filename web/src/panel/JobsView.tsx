@@ -43,7 +43,7 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
   const [shown, setShown] = useState<string | undefined>();
   const failedNode = job.error?.node_id;
   return (
-    <li className="job" aria-label={`${name}: ${job.status}`}>
+    <li className="job" aria-label={`${name}: ${job.status}`} tabIndex={-1}>
       <div className="job-head">
         <strong>{name}</strong> <span className={`job-${job.status}`}>{job.status}</span>{" "}
         {live ? (
@@ -116,7 +116,10 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
   );
 }
 
-/** `Show older jobs`: the next page below the list (the button stays, with focus, while there are more). */
+/**
+ * `Show older jobs`: the next page below the list; focus goes to the first job it added, as a "load
+ * more" should (the button itself goes once there are no more).
+ */
 function OlderJobs({ store }: { store: JobsStore }) {
   const [loading, setLoading] = useState(false);
   return (
@@ -124,10 +127,15 @@ function OlderJobs({ store }: { store: JobsStore }) {
       type="button"
       className="older-jobs"
       aria-disabled={loading}
-      onClick={() => {
+      onClick={(event) => {
         if (loading) return;
+        const list = event.currentTarget.closest("section")?.querySelector("ul");
+        const shown = list?.children.length ?? 0;
         setLoading(true);
-        void store.older().finally(() => setLoading(false));
+        void store
+          .older()
+          .finally(() => setLoading(false))
+          .then(() => requestAnimationFrame(() => (list?.children[shown] as HTMLElement | undefined)?.focus()));
       }}
     >
       {loading ? "Loading older jobs…" : "Show older jobs"}
