@@ -117,16 +117,14 @@ export default "moved";`,
     // Outside the editor (focus on the page itself), Ctrl/Cmd+F stays the browser's find.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
-    const prevented = page.evaluate(
-      () =>
-        new Promise<boolean>((resolve) =>
-          window.addEventListener("keydown", (event) => {
-            if (event.key === "f") setTimeout(() => resolve(event.defaultPrevented));
-          }),
-        ),
+    // The listener is in place before the key is pressed (an evaluate and a key press may arrive in any order).
+    await page.evaluate(() =>
+      window.addEventListener("keydown", (event) => {
+        if (event.key === "f") setTimeout(() => Object.assign(window, { findPrevented: event.defaultPrevented }));
+      }),
     );
     await page.keyboard.press("ControlOrMeta+f");
-    expect(await prevented).toBe(false);
+    await expect.poll(() => page.evaluate(() => (window as { findPrevented?: boolean }).findPrevented)).toBe(false);
     expect(await finder.count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
