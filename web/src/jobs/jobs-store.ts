@@ -79,17 +79,26 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     return this.getSnapshot().find((job) => job.workflow_id === workflowId && this.#followed.has(job.job_id));
   }
 
-  async refresh(): Promise<void> {
-    let listed: ListedJob[];
+  /**
+   * A page of the user's jobs (given a job's id: the ones older than it), or undefined when it could
+   * not be read (the store's error says why).
+   */
+  async #read(what: string, before?: string): Promise<ListedJob[] | undefined> {
     try {
-      const answer = await this.calls.api.jobs.list.query({ limit: LISTED });
-      listed = JobList.parse(fromWire(answer.jobs, "result"));
+      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before });
+      const listed = JobList.parse(fromWire(answer.jobs, "result"));
       this.#error = undefined;
+      return listed;
     } catch (err) {
-      this.#error = `The jobs could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
+      this.#error = `The ${what} could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
       this.#set(this.getSnapshot());
-      return;
+      return undefined;
     }
+  }
+
+  async refresh(): Promise<void> {
+    const listed = await this.#read("jobs");
+    if (!listed) return;
     const known = new Map(this.getSnapshot().map((job) => [job.job_id, job]));
     const merged = listed.map((job) => {
       const before = known.get(job.job_id);
@@ -114,16 +123,8 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
       (min, job) => (min === undefined || job.created_at < min.created_at ? job : min),
       undefined,
     );
-    let page: ListedJob[];
-    try {
-      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before: oldest?.job_id });
-      page = JobList.parse(fromWire(answer.jobs, "result"));
-      this.#error = undefined;
-    } catch (err) {
-      this.#error = `The older jobs could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
-      this.#set(this.getSnapshot());
-      return;
-    }
+    const page = await this.#read("older jobs", oldest?.job_id);
+    if (!page) return;
     this.#paged = true;
     this.#hasOlder = page.length === LISTED;
     const known = new Set(this.getSnapshot().map((job) => job.job_id));
