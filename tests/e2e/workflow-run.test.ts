@@ -150,11 +150,12 @@ export default job.status;`,
     expect(await node(page, "e").count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
+
   it("lists the newest jobs and, below them, Show older jobs reads the ones before, to the first", async () => {
     await using app = await openApp();
     const { page } = app;
     await page.getByLabel("Mode", { exact: true }).selectOption("auto");
-    // 32 runs, each adding its number: the first is "run 1".
+    // 32 runs, each giving out its number: the first is "run 1".
     await runAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";

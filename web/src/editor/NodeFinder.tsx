@@ -6,6 +6,7 @@
 import { useCallback } from "react";
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { ahead, holdsWords } from "./find-words.ts";
 import { type SearchItem, SearchList } from "./SearchList.tsx";
 
 function item(node: GraphNode): SearchItem {
@@ -18,14 +19,12 @@ function item(node: GraphNode): SearchItem {
  * whose id or title is the query first, then in the graph's order.
  */
 export function findNodes(graph: Graph, query: string): GraphNode[] {
+  const holds = holdsWords(query);
+  const found = graph.nodes.filter((node) =>
+    holds(`${node.title ?? ""} ${findNodeType(node.type)?.title ?? ""} ${node.type} ${node.id}`),
+  );
   const wanted = query.trim().toLowerCase();
-  const words = wanted.split(/\s+/).filter(Boolean);
-  const found = graph.nodes.filter((node) => {
-    const text = `${node.title ?? ""} ${findNodeType(node.type)?.title ?? ""} ${node.type} ${node.id}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
-  const exact = (node: GraphNode) => node.id.toLowerCase() === wanted || node.title?.toLowerCase() === wanted;
-  return [...found.filter(exact), ...found.filter((node) => !exact(node))];
+  return ahead(found, (node) => node.id.toLowerCase() === wanted || node.title?.toLowerCase() === wanted);
 }
 
 export interface NodeFinderProps {

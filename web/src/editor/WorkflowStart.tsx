@@ -7,6 +7,7 @@
 import { useState, useSyncExternalStore } from "react";
 import { timeAgo } from "../../../shared/protocol/durations.ts";
 import { WORKFLOW_EXAMPLES, type WorkflowExample } from "./examples.ts";
+import { ahead, holdsWords } from "./find-words.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 
 /** How many are listed here; the picker has them all, and the find box finds any. */
@@ -20,12 +21,9 @@ export function findWorkflows<T extends { name: string; description?: string }>(
   list: readonly T[],
   query: string,
 ): T[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...list];
-  const holds = (text: string) => words.every((word) => text.includes(word));
-  const inName = list.filter((w) => holds(w.name.toLowerCase()));
-  const named = new Set(inName);
-  return [...inName, ...list.filter((w) => !named.has(w) && holds(`${w.name}\n${w.description ?? ""}`.toLowerCase()))];
+  const holds = holdsWords(query);
+  const found = list.filter((w) => holds(`${w.name}\n${w.description ?? ""}`));
+  return ahead(found, (w) => holds(w.name));
 }
 
 export interface WorkflowStartProps {
