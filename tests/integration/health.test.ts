@@ -27,7 +27,14 @@ async function health(url: string): Promise<{ status: number; body: Health }> {
 async function refuseConnections(name: string, refuse: boolean): Promise<void> {
   await withAdmin(async (client) => {
     await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS ${refuse ? "false" : "true"}`);
-    if (refuse) await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+    // Only the server's own connections (this role's): a superuser's backend in the database at that
+    // moment (an autovacuum worker) cannot be ended by this role, and is no part of the outage.
+    if (refuse) {
+      await client.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = current_user AND pid <> pg_backend_pid()",
+        [name],
+      );
+    }
   });
 }
 
