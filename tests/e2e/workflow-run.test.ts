@@ -151,6 +151,73 @@ export default job.status;`,
     expect(app.problems).toEqual([]);
   });
 
+  it("says beside Run workflow how the canvas's run goes and how it ended: progress, outputs, the failing node, a cancel", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const at = (x) => ({ x, y: 0 });
+await workflows.create({ name: "Slow", graph: { nodes: [
+  { id: "one", type: "constant.number", data: { value: 1 }, position: at(0) },
+  { id: "wait", type: "control.delay", data: { ms: 60000, value: 1 }, position: at(300) },
+], edges: [] } });
+await workflows.create({ name: "Broken", graph: { nodes: [
+  { id: "e", type: "math.divide", title: "Halve", data: { a: 1, b: 0 }, position: at(0) },
+], edges: [] } });
+await workflows.create({ name: "Sum", graph: { nodes: [
+  { id: "add", type: "math.add", data: { a: 2, b: 40 }, position: at(0) },
+  { id: "out", type: "workflow.output", data: { name: "answer" }, position: at(300) },
+  { id: "out2", type: "workflow.output", data: { name: "note" }, position: at(300) },
+  { id: "text", type: "constant.string", data: { value: "x".repeat(300) }, position: at(0) },
+], edges: [
+  { id: "e1", source: "add", sourceHandle: "output", target: "out", targetHandle: "value" },
+  { id: "e2", source: "text", sourceHandle: "output", target: "out2", targetHandle: "value" },
+] } });
+export default "made";`,
+    );
+    expect(await finished(page)).toContain('"made"');
+    const picker = page.getByRole("combobox", { name: "Workflow" });
+    const outcome = page.getByRole("status", { name: "Last run" });
+    const run = page.getByRole("button", { name: "Run workflow" });
+
+    // Running: how many of its nodes are done, until the person cancels it.
+    await picker.selectOption({ label: "Slow" });
+    await page.getByText("Slow · version 1").waitFor();
+    expect(await outcome.textContent()).toBe("");
+    await run.click();
+    await outcome.getByText("Running: 1 of 2 nodes done").waitFor();
+    expect(await outcome.getByRole("progressbar", { name: "Run progress" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Cancel", exact: true }).click();
+    await outcome.getByText(/^Cancelled after \d/).waitFor();
+
+    // Failed: at which node (its title) and why; Show node selects it and gives it focus.
+    await picker.selectOption({ label: "Broken" });
+    await page.getByText("Broken · version 1").waitFor();
+    // The last run shown is this workflow's (the other's stays with it).
+    expect(await outcome.textContent()).toBe("");
+    await run.click();
+    await outcome.getByText("Failed at Halve").waitFor();
+    expect(await outcome.textContent()).toMatch(/zero/i);
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await outcome.getByRole("button", { name: "Show node" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("e");
+    await page.getByRole("region", { name: "Inspector" }).getByRole("heading", { name: "Halve" }).waitFor();
+
+    // Completed: its time and each output, cut short (the whole value on hover).
+    await picker.selectOption({ label: "Sum" });
+    await page.getByText("Sum · version 1").waitFor();
+    await run.click();
+    await outcome.getByText(/^Completed in \d/).waitFor();
+    const line = outcome.locator(".run-outputs");
+    expect(await line.textContent()).toMatch(/^answer: 42, note: "x{30,40}…$/);
+    expect(await line.getAttribute("title")).toContain("x".repeat(300));
+    await picker.selectOption({ label: "Slow" });
+    await outcome.getByText(/^Cancelled after/).waitFor();
+    expect(app.problems).toEqual([]);
+  });
+
   it("lists the newest jobs and, below them, Show older jobs reads the ones before, to the first", async () => {
     await using app = await openApp();
     const { page } = app;

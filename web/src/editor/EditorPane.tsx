@@ -22,6 +22,7 @@ import { NodeFinder } from "./NodeFinder.tsx";
 import { Palette, type PaletteChoice, paletteEdits } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
 import { runInputs } from "./RunInputs.tsx";
+import { RunOutcome } from "./RunOutcome.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
@@ -305,14 +306,23 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           return why;
         }}
         run={
-          <RunControls
-            runner={runner}
-            jobs={jobs}
-            job={job}
-            inputs={runInputs(graph)}
-            empty={graph.nodes.length === 0}
-            onMessage={problem}
-          />
+          <>
+            <RunControls
+              runner={runner}
+              jobs={jobs}
+              job={job}
+              inputs={runInputs(graph)}
+              empty={graph.nodes.length === 0}
+              onMessage={problem}
+            />
+            <RunOutcome
+              job={job}
+              graph={graph}
+              onShowNode={(nodeId) => {
+                if (workflow) void controller.reveal(workflow.id, nodeId).then(problem);
+              }}
+            />
+          </>
         }
         onMessage={problem}
       />
