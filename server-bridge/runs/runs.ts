@@ -21,6 +21,7 @@ import type { AuditLog } from "../store/audit.ts";
 import type { Store } from "../store/db.ts";
 import type { ApprovalBroker } from "./approvals.ts";
 import { callOnce, type HeldCalls } from "./held-calls.ts";
+import { namedArgs } from "./named-args.ts";
 import type { Relay } from "./relay.ts";
 import type { Sessions } from "./sessions.ts";
 
@@ -101,6 +102,7 @@ export class Runs {
       approver: options.approver ?? this.approvals.approverFor(session),
       approvalTimeoutMs: this.config.approvalTimeoutMs,
       highestMode: options.highestMode,
+      named: namedArgs(this.store, userId),
     };
     const run = createRun<ServerServices>({
       context: {

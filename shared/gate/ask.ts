@@ -8,6 +8,7 @@ import type { AnySpec } from "../capabilities/types.ts";
 import type { ErrorCode } from "../protocol/errors.ts";
 import { toWire } from "../protocol/values.ts";
 import { type ApprovalRequest, approvalHash, newId } from "./approvals.ts";
+import type { Gate } from "./gate.ts";
 import type { CapabilityRun } from "./invoke.ts";
 
 type AskVerdict = { kind: "allow" } | { kind: "refuse"; code: ErrorCode; message: string };
@@ -51,7 +52,7 @@ export async function ask(
     run_id: run.context.run_id,
     capability: spec.name,
     category: spec.category,
-    message: describeCall(spec, args),
+    message: await named(gate, describeCall(spec, args), args),
     args: shown,
     hash: await approvalHash(run.context.run_id, spec.name, shown),
     created_at: now,
@@ -147,6 +148,20 @@ export function allowSetKey(spec: AnySpec, args: unknown): string {
   }
   // A scoped capability whose scope cannot be told is allowed for nothing broader than this call.
   return `${spec.name}@${scope ?? "(unknown)"}`;
+}
+
+/** The message with each id the gate can name in its shown form (one pass: a name is never re-read). */
+async function named(gate: Gate, message: string, args: unknown): Promise<string> {
+  if (!gate.named) return message;
+  let names: ReadonlyMap<string, string>;
+  try {
+    names = await gate.named(args);
+  } catch {
+    return message;
+  }
+  if (names.size === 0) return message;
+  const ids = [...names.keys()].map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return message.replace(new RegExp(ids.join("|"), "g"), (id) => names.get(id) ?? id);
 }
 
 function describeCall(spec: AnySpec, args: unknown): string {

@@ -15,6 +15,12 @@ export interface Gate {
    * plan mode then never tells the model to ask for a mode the person cannot choose.
    */
   readonly highestMode?: Mode | undefined;
+  /**
+   * How an approval names what the arguments refer to by id, as a map from each id to its shown form
+   * (a server: the user's own workflows, assets and jobs, `wf_1` -> `"Sum" (wf_1)`), so a person allows
+   * a deletion knowing what goes. Absent, or failing: the ids are shown as they are.
+   */
+  readonly named?: (args: unknown) => Promise<ReadonlyMap<string, string>>;
 }
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 5 * 60_000;

@@ -184,6 +184,52 @@ describe("the gate through the server: a script calls, the signed-in browser ans
     expect(await countWorkflows(server)).toBe(0);
   });
 
+  it("names the user's own workflow, asset and job in an approval's message, and never another user's", async () => {
+    await using server = await startTestServer();
+    const browser = await server.browser();
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    using events = await watchEvents(browser, sessionId);
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const call = async (module: string, exp: string, args: unknown[]) => {
+      const answer = await server.script.run.invoke.mutate({ runId, module, export: exp, args });
+      if (!("ok" in answer) || !answer.ok) throw new Error(JSON.stringify(answer));
+      return answer.value as Record<string, string>;
+    };
+    const ns = (name: string) => `@nodetool-ai/sandbox-nodetool/${name}`;
+    const graph = { nodes: [{ id: "wait", type: "control.delay", data: { ms: 60000, value: 1 } }], edges: [] };
+    const workflow = await call(WORKFLOWS, "create", [{ name: 'Sum "two"', graph }]);
+    const asset = await call(ns("assets"), "save", ["notes.txt", "hello"]);
+    const job = await call(WORKFLOWS, "start", [workflow.id]);
+    const other = await server.app.credentials.addUser("mallory");
+    await server.app.store
+      .sql(
+        "INSERT INTO workflows (id, user_id, name, description, graph, version, created_at, updated_at) VALUES (?, ?, ?, '', ?, 1, 0, 0)",
+      )
+      .run("wf_hers", other.userId, "Her secret plans", JSON.stringify({ nodes: [], edges: [] }));
+    await browser.session.setMode.mutate({ sessionId, mode: "default" });
+
+    // Each asks; the person reads what it is about, and says no (nothing changes).
+    const asked = async (module: string, exp: string, args: unknown[]) => {
+      const answer = server.script.run.invoke.mutate({ runId, module, export: exp, args });
+      const { approval } = await events.next("approval_requested");
+      await browser.approvals.respond.mutate({ approvalId: approval.approval_id, answer: "deny" });
+      expect(await answer).toMatchObject({ ok: false, error: { code: "permission_denied" } });
+      return approval.message;
+    };
+    expect(await asked(WORKFLOWS, "delete", [workflow.id])).toBe(`Delete workflow "Sum \\"two\\"" (${workflow.id})`);
+    expect(await asked(ns("assets"), "delete", [asset.id])).toBe(`Delete asset "notes.txt" (${asset.id})`);
+    expect(await asked(ns("jobs"), "cancel", [job.job_id])).toBe(`Cancel job ${job.job_id} (of "Sum \\"two\\"")`);
+    expect(await asked(WORKFLOWS, "run", [workflow.id])).toMatch(
+      new RegExp(`^Run workflow "Sum .*" \\(${workflow.id}\\)\\. `),
+    );
+    // Another user's workflow keeps its bare id: the approval does not say what it is called.
+    const hers = await asked(WORKFLOWS, "delete", ["wf_hers"]);
+    expect(hers).toBe("Delete workflow wf_hers");
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM workflows").get()).toMatchObject({ n: 2 });
+    await browser.session.setMode.mutate({ sessionId, mode: "auto" });
+    await call(ns("jobs"), "cancel", [job.job_id]);
+  });
+
   it("refuses calls on an ended run and on another user's run", async () => {
     await using server = await startTestServer();
     const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
