@@ -205,10 +205,17 @@ export default "made";`,
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-id"))).toBe("e");
     await page.getByRole("region", { name: "Inspector" }).getByRole("heading", { name: "Halve" }).waitFor();
 
-    // Completed: its time and each output, cut short (the whole value on hover).
+    // Completed: its time and each output, cut short (the whole value on hover). Ctrl+Enter on the
+    // canvas runs it as the button does; in a field (the description) it is the field's own.
     await picker.selectOption({ label: "Sum" });
     await page.getByText("Sum · version 1").waitFor();
-    await run.click();
+    const description = page.getByRole("textbox", { name: "Description" });
+    await description.fill("Adds.");
+    await description.press("Control+Enter");
+    await page.getByText("Description saved.").waitFor();
+    expect(await outcome.textContent()).toBe("");
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Control+Enter");
     await outcome.getByText(/^Completed in \d/).waitFor();
     const line = outcome.locator(".run-outputs");
     expect(await line.textContent()).toMatch(/^answer: 42, note: "x{30,40}…$/);

@@ -77,6 +77,8 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     opener.current = null;
   };
   const pane = useRef<HTMLElement>(null);
+  /** `Run workflow`: Ctrl/Cmd+Enter presses it (so it does just what a click does, or nothing while disabled). */
+  const runButton = useRef<HTMLButtonElement>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
   // The shortcuts list (what had focus when it opened gets it back).
   const shortcuts = useOpened<true>();
@@ -226,6 +228,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       selectAll,
       remove,
       rename: () => rename(),
+      run: () => runButton.current?.click(),
       shortcuts: openShortcuts,
     },
     useCallback(() => pane.current, []),
@@ -308,6 +311,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         run={
           <>
             <RunControls
+              button={runButton}
               runner={runner}
               jobs={jobs}
               job={job}

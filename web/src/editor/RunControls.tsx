@@ -3,7 +3,7 @@
  * write, execute or reach outside, an inline confirmation names the categories and what uses them;
  * it asks once per workflow (and again only for a new one). "Save first" saves the draft before it runs.
  */
-import { useState } from "react";
+import { type RefObject, useState } from "react";
 import type { Category } from "../../../shared/capabilities/types.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { inputValues, type RunInput, RunInputs } from "./RunInputs.tsx";
@@ -19,6 +19,8 @@ const WORDS: Record<Category, string> = {
 const SAVE_FIRST = "run-save-first";
 
 export interface RunControlsProps {
+  /** The `Run workflow` button (Ctrl/Cmd+Enter presses it). */
+  button?: RefObject<HTMLButtonElement | null>;
   runner: WorkflowRunner;
   jobs: JobsStore;
   job: JobEntry | undefined;
@@ -29,7 +31,7 @@ export interface RunControlsProps {
   onMessage(message: string | undefined): void;
 }
 
-export function RunControls({ runner, jobs, job, inputs, empty, onMessage }: RunControlsProps) {
+export function RunControls({ button, runner, jobs, job, inputs, empty, onMessage }: RunControlsProps) {
   const [asking, setAsking] = useState<Effect[] | undefined>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -50,8 +52,10 @@ export function RunControls({ runner, jobs, job, inputs, empty, onMessage }: Run
   return (
     <span className="run-controls">
       <button
+        ref={button}
         type="button"
         className="primary"
+        aria-keyshortcuts="Control+Enter Meta+Enter"
         disabled={empty || busy || live || asking !== undefined}
         onClick={async () => {
           const unconfirmed = await runner.unconfirmed();

@@ -19,7 +19,7 @@ export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ["Shift+drag, or Ctrl/Cmd+click", "Select several nodes"],
   ["Tab, then Enter", "Reach a node, select it"],
   ["Arrow keys", "Move the selected node"],
-  ["Ctrl/Cmd+Enter", "Run the action (in the Action editor)"],
+  ["Ctrl/Cmd+Enter", "Run the workflow (on the canvas); run the action (in the Action editor)"],
   ["Enter, Shift+Enter", "Send, new line (in Message)"],
   ["?", "This list"],
 ];

@@ -1,7 +1,7 @@
 /**
  * The editor's keyboard: Ctrl/Cmd+Z undo, Ctrl/Cmd+Shift+Z (or Y) redo, +S save, +K the node palette,
- * +F finds a node, +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, Delete or Backspace
- * removes the selection, F2 renames the selected node (its title, in the inspector), `?` lists the keys.
+ * +F finds a node, +C / +V / +D copy, paste, duplicate the selected nodes, +A selects every node, +Enter
+ * runs the workflow (as `Run workflow` does), Delete or Backspace removes the selection, F2 renames the selected node (its title, in the inspector), `?` lists the keys.
  * They act on the canvas (focus on the page itself or inside the editor); inside a text field or the
  * code editor, the keys are the field's own. (Delete is ours, not React Flow's: its key tracking loses
  * a press after some modifier combinations.) Copy and paste are the browser's own `copy` and `paste`
@@ -25,6 +25,8 @@ export interface EditorKeys {
   selectAll(): void;
   remove(): void;
   rename(): void;
+  /** `Run workflow`, as if pressed (nothing while it cannot run). */
+  run(): void;
   shortcuts(): void;
 }
 
@@ -72,6 +74,7 @@ export function useEditorKeys(keys: EditorKeys, scope: () => HTMLElement | null)
         k: k.palette,
         d: k.duplicate,
         a: k.selectAll,
+        enter: event.shiftKey ? undefined : k.run,
       };
       const action = actions[key];
       if (!action) return;
