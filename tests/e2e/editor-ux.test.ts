@@ -450,6 +450,10 @@ export default "deleted";`,
     await page.getByRole("group", { name: "Confirm the run" }).getByRole("button", { name: "Yes, run it" }).click();
     await page.getByRole("status", { name: "Grayscale image: done" }).waitFor();
     expect(await node(page, "image_grayscale").locator(".wf-preview").textContent()).toMatch(/asset ast_/);
+    // The image it made shows on the node, a new asset (gray), not the red one it read.
+    const thumb = node(page, "image_grayscale").getByRole("img", { name: "Grayscale image: output image" });
+    await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);
+    expect(await thumb.getAttribute("src")).not.toContain(chosen);
 
     // At the panel's default width the tabs stand in one row beside Hide panel, whichever is selected
     // (a selected tab's bold label must not push the last one to a second row).

@@ -1,12 +1,15 @@
 /**
  * One node on the canvas: its title and type, one row per typed input (its handle, and its current
  * value compactly: truncated, the full text on hover) and per output, and, while or after the open
- * workflow runs, its status (queued, running, done, failed with the error) and its output preview.
+ * workflow runs, its status (queued, running, done, failed with the error) and its output preview (an
+ * image it made, as a thumbnail).
  * A node an action has just added or changed is marked for a moment.
  */
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { AssetRef } from "../../../shared/protocol/values.ts";
 import type { NodeRun } from "../jobs/jobs-store.ts";
+import { PageImage } from "../PageImage.tsx";
 import { previewText } from "../panel/ValueView.tsx";
 import { inputHandles, outputHandles } from "./handles.ts";
 
@@ -47,6 +50,15 @@ function properties(type: string, values: Record<string, unknown>): [string, unk
     .map((i) => [i.name, values[i.name]]);
 }
 
+/** The first asset among a finished node's outputs (an image op's result): shown as a thumbnail when it is an image. */
+function outputAsset(run: NodeRun | undefined): AssetRef | undefined {
+  if (run?.status !== "completed") return undefined;
+  const outputs = run.outputs;
+  if (outputs instanceof AssetRef) return outputs;
+  if (!outputs || typeof outputs !== "object") return undefined;
+  return Object.values(outputs).find((value): value is AssetRef => value instanceof AssetRef);
+}
+
 function outputPreview(run: NodeRun | undefined): string | undefined {
   if (run?.status !== "completed" || run.outputs === undefined) return undefined;
   const outputs = run.outputs as Record<string, unknown> | null;
@@ -65,6 +77,7 @@ export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
   const props = properties(data.type, data.values);
   const run = data.run;
   const preview = outputPreview(run);
+  const asset = outputAsset(run);
   return (
     <div
       className={`wf-node${selected ? " selected" : ""}${meta ? "" : " unknown-type"}${run ? ` run-${run.status}` : ""}${data.changed ? " changed" : ""}`}
@@ -117,6 +130,14 @@ export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
         <div className="wf-preview" title={JSON.stringify(run?.outputs) ?? ""}>
           → {preview}
         </div>
+      ) : null}
+      {asset ? (
+        // A file that is not an image hides itself (PageImage); the preview line above names it.
+        <PageImage
+          src={`/assets/${encodeURIComponent(asset.id)}`}
+          alt={`${title}: output image`}
+          className="wf-thumb"
+        />
       ) : null}
       {run?.status === "failed" && run.error ? (
         <div className="wf-error" title={run.error}>
