@@ -6,6 +6,7 @@ import {
   exportWorkflowDigraph,
   getWorkflow,
   listWorkflows,
+  listWorkflowVersions,
   runWorkflow,
   startWorkflow,
   updateWorkflow,
@@ -21,13 +22,20 @@ export default [
     const items = await workflowsOf(run).list(run.context.user_id, args);
     return { workflows: items, count: items.length };
   }),
-  implement(getWorkflow, async (run, args) => workflowsOf(run).require(run.context.user_id, args.workflow_id)),
+  implement(getWorkflow, async (run, args) => {
+    const workflows = workflowsOf(run);
+    if (args.version === undefined) return workflows.require(run.context.user_id, args.workflow_id);
+    return workflows.version(run.context.user_id, args.workflow_id, args.version);
+  }),
   implement(createWorkflow, async (run, args) => workflowsOf(run).create(run.context.user_id, args)),
   implement(updateWorkflow, async (run, args) => workflowsOf(run).update(run.context.user_id, args)),
   implement(deleteWorkflow, async (run, args) => {
     await workflowsOf(run).delete(run.context.user_id, args.workflow_id);
     return { deleted: args.workflow_id };
   }),
+  implement(listWorkflowVersions, async (run, args) => ({
+    versions: await workflowsOf(run).versions(run.context.user_id, args.workflow_id),
+  })),
   implement(validateWorkflow, async (run, args) => {
     const graph = args.graph ?? (await workflowsOf(run).require(run.context.user_id, args.workflow_id ?? "")).graph;
     return validateGraph(graph);

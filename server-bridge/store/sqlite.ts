@@ -19,6 +19,7 @@ import { agent } from "./migrations/006-agent.ts";
 import { widgets } from "./migrations/007-widgets.ts";
 import { scriptSessions } from "./migrations/008-script-sessions.ts";
 import { threadRevisions } from "./migrations/009-thread-revisions.ts";
+import { workflowVersions } from "./migrations/010-workflow-versions.ts";
 import { localSignals } from "./signals.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   widgets,
   scriptSessions,
   threadRevisions,
+  workflowVersions,
 ];
 
 export interface SqliteStore extends Store {

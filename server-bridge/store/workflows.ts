@@ -1,6 +1,7 @@
 /**
- * Workflow rows: per user, versioned, optimistic concurrency on update. Every write is announced to
- * `onChange` (the per-user change feed that keeps every open page's workflow picker current).
+ * Workflow rows: per user, versioned, optimistic concurrency on update; an update keeps the version it
+ * replaces (`workflow_versions`, the newest VERSIONS_KEPT). Every write is announced to `onChange` (the
+ * per-user change feed that keeps every open page's workflow picker current).
  */
 import { newId } from "../../shared/gate/approvals.ts";
 import { Graph, type Workflow } from "../../shared/graph/document.ts";
@@ -22,6 +23,38 @@ interface Row {
 export interface WorkflowChange {
   change: "created" | "updated" | "deleted";
   workflow: { id: string; name?: string; description?: string; version?: number; updated_at?: string };
+}
+
+interface VersionRow {
+  version: number;
+  name: string;
+  description: string;
+  graph: string;
+  saved_at: number;
+}
+
+/** An earlier version of a workflow: what it was until the update that replaced it. */
+export interface WorkflowVersion {
+  version: number;
+  name: string;
+  description: string;
+  graph: Graph;
+  saved_at: string;
+}
+
+export type WorkflowVersionSummary = Omit<WorkflowVersion, "graph"> & { nodes: number; edges: number };
+
+/** How many earlier versions of a workflow are kept. */
+export const VERSIONS_KEPT = 50;
+
+function toVersion(row: VersionRow): WorkflowVersion {
+  return {
+    version: row.version,
+    name: row.name,
+    description: row.description,
+    graph: Graph.parse(fromJsonText(row.graph, "graph")),
+    saved_at: new Date(Number(row.saved_at)).toISOString(),
+  };
 }
 
 const NOT_FOUND_HINT = "Call workflows.list() to see the ids that exist.";
@@ -119,6 +152,7 @@ export class WorkflowStore {
           `Version conflict on workflow "${current.id}": you expected version ${input.expected_version}, the stored one is ${current.version}. Read it again with workflows.get and reapply your change.`,
         );
       }
+      await this.#keep(userId, current);
       await this.store
         .sql(
           "UPDATE workflows SET name = ?, description = ?, graph = ?, version = version + 1, updated_at = ? WHERE id = ? AND user_id = ?",
@@ -135,6 +169,61 @@ export class WorkflowStore {
     });
     this.#announce("updated", updated);
     return updated;
+  }
+
+  /** Keeps the version an update replaces; past `VERSIONS_KEPT`, the oldest go. */
+  async #keep(userId: string, current: Workflow): Promise<void> {
+    await this.store
+      .sql(
+        `INSERT INTO workflow_versions (workflow_id, version, user_id, name, description, graph, saved_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        current.id,
+        current.version,
+        userId,
+        current.name,
+        current.description,
+        toJsonText(current.graph, "graph"),
+        Date.parse(current.updated_at),
+      );
+    await this.store
+      .sql("DELETE FROM workflow_versions WHERE workflow_id = ? AND version <= ?")
+      .run(current.id, current.version - VERSIONS_KEPT);
+  }
+
+  /** The earlier versions of one of the user's workflows, newest first (without their graphs). */
+  async versions(userId: string, id: string): Promise<WorkflowVersionSummary[]> {
+    await this.require(userId, id);
+    const rows = (await this.store
+      .sql(
+        `SELECT version, name, description, graph, saved_at FROM workflow_versions
+         WHERE workflow_id = ? AND user_id = ? ORDER BY version DESC`,
+      )
+      .all(id, userId)) as VersionRow[];
+    return rows.map((row) => {
+      const { graph, ...summary } = toVersion(row);
+      return { ...summary, nodes: graph.nodes.length, edges: graph.edges.length };
+    });
+  }
+
+  /** One of the user's workflows as it was at `version` (the current one, or one kept), with its graph. */
+  async version(userId: string, id: string, version: number): Promise<Workflow> {
+    const current = await this.require(userId, id);
+    if (version === current.version) return current;
+    const row = (await this.store
+      .sql(
+        `SELECT version, name, description, graph, saved_at FROM workflow_versions
+         WHERE workflow_id = ? AND user_id = ? AND version = ?`,
+      )
+      .get(id, userId, version)) as VersionRow | undefined;
+    if (!row) {
+      throw failed(
+        `Workflow "${id}" has no kept version ${version} (its current version is ${current.version}). Call workflows.versions(workflow_id) to see the versions kept.`,
+      );
+    }
+    const { saved_at: savedAt, ...kept } = toVersion(row);
+    return { ...current, ...kept, updated_at: savedAt };
   }
 
   async delete(userId: string, id: string): Promise<void> {

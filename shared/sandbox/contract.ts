@@ -80,5 +80,5 @@ Globals: ECMAScript's own and exactly these: console.log/info/warn/error (captur
 
 Limits: ${seconds} s of run time (approval waits not counted), ${WASM_MAX_BYTES / MIB} MiB of memory (the sandbox's own included), a bounded stack, ${ACTION_LIMITS.maxCalls} capability calls, ${ACTION_LIMITS.maxLogChars / KIB} KiB of logs. No network, timers or files beyond capabilities.
 
-You get back {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to fit with a visible marker.`;
+You get back {ok, result?, error?: {code, message, line?, column?}, logs, calls: [{capability, ok, ms}], duration_ms}, cut to fit, with a marker.`;
 }

@@ -1,4 +1,6 @@
+import { createTRPCClient, httpLink } from "@trpc/client";
 import { describe, expect, it } from "vitest";
+import type { AppRouter } from "../../server-bridge/trpc/router.ts";
 import { MEMORY, SHARED, startTestServer, WORKFLOWS } from "../support/server.ts";
 
 async function autoRun(server: Awaited<ReturnType<typeof startTestServer>>) {
@@ -61,6 +63,74 @@ describe("first namespaces on the real store", () => {
     expect(await call(WORKFLOWS, "delete", [id])).toMatchObject({ ok: true });
     expect(await call(WORKFLOWS, "get", [id])).toMatchObject({ ok: false, error: { code: "capability_failed" } });
     expect(await call(WORKFLOWS, "delete", [id])).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+  });
+
+  it("workflows: every update keeps the version it replaces, read back by version; the newest 50 stay, per user", async () => {
+    await using server = await startTestServer();
+    const { call } = await autoRun(server);
+    const graphOf = (value: string) => ({
+      nodes: [{ id: "a", type: "constant.string", data: { value }, position: { x: 0, y: 0 } }],
+      edges: [],
+    });
+    const value = <T>(answer: { ok: boolean; value?: unknown }) => {
+      if (!answer.ok) throw new Error(JSON.stringify(answer));
+      return answer.value as T;
+    };
+    const made = value<{ id: string }>(await call(WORKFLOWS, "create", [{ name: "Draft", graph: graphOf("one") }]));
+    const id = made.id;
+    expect(value(await call(WORKFLOWS, "versions", [id]))).toEqual({ versions: [] });
+    value(await call(WORKFLOWS, "update", [id, { graph: graphOf("two") }]));
+    value(await call(WORKFLOWS, "update", [id, { name: "Final", description: "the last" }]));
+
+    const { versions } = value<{ versions: Record<string, unknown>[] }>(await call(WORKFLOWS, "versions", [id]));
+    expect(versions.map(({ version, name, nodes, edges }) => ({ version, name, nodes, edges }))).toEqual([
+      { version: 2, name: "Draft", nodes: 1, edges: 0 },
+      { version: 1, name: "Draft", nodes: 1, edges: 0 },
+    ]);
+    expect(Date.parse(versions[1]?.saved_at as string)).toBeLessThanOrEqual(
+      Date.parse(versions[0]?.saved_at as string),
+    );
+    // An earlier version reads as the workflow was then; the current one as it is.
+    const first = value<{ graph: unknown; name: string; version: number }>(
+      await call(WORKFLOWS, "get", [id, { version: 1 }]),
+    );
+    expect(first).toMatchObject({ id, name: "Draft", version: 1, graph: graphOf("one") });
+    expect(await call(WORKFLOWS, "get", [id, { version: 3 }])).toMatchObject({
+      ok: true,
+      value: { name: "Final", description: "the last", version: 3, graph: graphOf("two") },
+    });
+    const missing = await call(WORKFLOWS, "get", [id, { version: 9 }]);
+    expect(missing).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+    expect((missing as { error: { message: string } }).error.message).toContain("no kept version 9");
+    // Going back is an update with that version's graph: itself a new version, the others kept.
+    expect(value(await call(WORKFLOWS, "update", [id, { graph: first.graph }]))).toMatchObject({ version: 4 });
+    expect(value<{ versions: unknown[] }>(await call(WORKFLOWS, "versions", [id])).versions).toHaveLength(3);
+
+    // Another user sees none of it, not even that the workflow exists.
+    const other = await server.app.credentials.addUser("mallory");
+    const theirs = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${server.url}/trpc`, headers: { authorization: `Bearer ${other.token}` } })],
+    });
+    const { sessionId } = await theirs.session.create.mutate({ mode: "auto" });
+    const { runId } = await theirs.run.start.mutate({ sessionId });
+    for (const [exp, args] of [
+      ["versions", [id]],
+      ["get", [id, { version: 1 }]],
+    ] as const) {
+      const answer = await theirs.run.invoke.mutate({ runId, module: WORKFLOWS, export: exp, args: [...args] });
+      expect(answer).toMatchObject({ ok: false, error: { code: "capability_failed" } });
+      expect(JSON.stringify(answer)).not.toContain("Draft");
+    }
+
+    // Past 50 kept versions the oldest go; deleting the workflow takes its versions with it.
+    for (let i = 0; i < 50; i++) value(await call(WORKFLOWS, "update", [id, { description: `edit ${i}` }]));
+    const kept = value<{ versions: { version: number }[] }>(await call(WORKFLOWS, "versions", [id])).versions;
+    expect(kept).toHaveLength(50);
+    expect(kept[0]?.version).toBe(53);
+    expect(kept.at(-1)?.version).toBe(4);
+    value(await call(WORKFLOWS, "delete", [id]));
+    const rows = await server.app.store.sql("SELECT count(*) AS n FROM workflow_versions").get();
+    expect(Number((rows as { n: number | string }).n)).toBe(0);
   });
 
   it("memory: save, list by tag, full-text search ranked, delete; per user", async () => {

@@ -52,10 +52,14 @@ export const listWorkflows = defineSpec({
 export const getWorkflow = defineSpec({
   name: "get_workflow",
   method: "get",
-  description: "Read one workflow with its graph and version.",
+  description:
+    "Read one workflow with its graph and version; given version, that earlier version of it as it was saved (workflows.versions lists them).",
   category: "read",
   positional: ["workflow_id"],
-  input: z.object({ workflow_id: WorkflowId }),
+  input: z.object({
+    workflow_id: WorkflowId,
+    version: z.number().int().min(1).optional().describe("An earlier version to read instead of the current one"),
+  }),
   output: WorkflowOut,
 });
 
@@ -101,6 +105,28 @@ export const deleteWorkflow = defineSpec({
   input: z.object({ workflow_id: WorkflowId }),
   userMessage: (args) => `Delete workflow ${args.workflow_id}`,
   output: DeletedOut,
+});
+
+export const listWorkflowVersions = defineSpec({
+  name: "list_workflow_versions",
+  method: "versions",
+  description:
+    "The earlier versions of a workflow kept (every update keeps the one it replaces; the newest 50 stay), newest first: version, name, description, when it was saved, its node and edge counts. Read one with workflows.get(workflow_id, { version }); to go back to it, update the workflow with its graph.",
+  category: "read",
+  positional: ["workflow_id"],
+  input: z.object({ workflow_id: WorkflowId }),
+  output: z.strictObject({
+    versions: z.array(
+      z.strictObject({
+        version: z.number().int(),
+        name: z.string(),
+        description: z.string(),
+        saved_at: IsoTime.describe("When this version was saved"),
+        nodes: z.number().int(),
+        edges: z.number().int(),
+      }),
+    ),
+  }),
 });
 
 export const validateWorkflow = defineSpec({
@@ -205,6 +231,7 @@ export const workflowsModule: ModuleSpecs = {
     createWorkflow,
     updateWorkflow,
     deleteWorkflow,
+    listWorkflowVersions,
     validateWorkflow,
     exportWorkflowDigraph,
     runWorkflow,
