@@ -17,8 +17,11 @@ export async function focusCanvas(page: Page): Promise<void> {
   await page.mouse.click(box.x + 12, box.y + 12);
 }
 
-/** Chooses `item` (`Duplicate`, `Export`, `Close`, `Delete`) in the toolbar's `More` menu. */
-export async function workflowAction(page: Page, item: "Duplicate" | "Export" | "Close" | "Delete"): Promise<void> {
+/** Chooses `item` (`Duplicate`, `Export`, `Versions`, `Close`, `Delete`) in the toolbar's `More` menu. */
+export async function workflowAction(
+  page: Page,
+  item: "Duplicate" | "Export" | "Versions" | "Close" | "Delete",
+): Promise<void> {
   await page.getByRole("button", { name: "More workflow actions" }).click();
   await page.getByRole("menu", { name: "Workflow actions" }).getByRole("menuitem", { name: item }).click();
 }

@@ -18,6 +18,7 @@ import { compatibleTypes } from "./handles.ts";
 import { Inspector } from "./Inspector.tsx";
 import { useEditorKeys } from "./keys.ts";
 import { autoLayout, type Size } from "./layout.ts";
+import { NewerVersion } from "./NewerVersion.tsx";
 import { NodeFinder } from "./NodeFinder.tsx";
 import { Palette, type PaletteChoice, paletteEdits } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
@@ -61,7 +62,6 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const canAsk = useSyncExternalStore(asks?.subscribe ?? noAsks, asks?.getSnapshot ?? never);
   const flow = useReactFlow();
   const [notice, setNotice] = useState<Notice | undefined>();
-  const [conflict, setConflict] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [palette, setPalette] = useState<PaletteRequest | undefined>();
   /** What had focus when the palette opened: it has it back when the palette closes without adding. */
@@ -121,17 +121,9 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const save = async () => {
     if (!workflow || !snapshot.dirty) return;
     const outcome = await controller.save();
-    if (outcome.ok) {
-      setConflict(false);
-      setNotice({ text: "Saved.", kind: "success" });
-    } else {
-      setConflict(outcome.conflict);
-      problem(
-        outcome.conflict
-          ? "This workflow was changed elsewhere since you opened it. Your draft was not saved."
-          : outcome.message,
-      );
-    }
+    if (outcome.ok) setNotice({ text: "Saved.", kind: "success" });
+    // A conflict: the banner of the newer version says what happened and offers the ways on.
+    else problem(outcome.conflict ? undefined : outcome.message);
   };
 
   // Find a node: opened where the keyboard's palette opens; a pick shows the node (reveal).
@@ -338,20 +330,20 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           </button>
         </p>
       ) : null}
+      {workflow && snapshot.newer !== undefined && !snapshot.deleted ? (
+        <NewerVersion
+          newer={snapshot.newer}
+          onKeep={async () => {
+            const outcome = await controller.save(snapshot.newer);
+            if (outcome.ok) setNotice({ text: "Saved.", kind: "success" });
+            else problem(outcome.conflict ? undefined : outcome.message);
+          }}
+          onLoad={async () => problem(await controller.open(workflow.id, { discardDraft: true }))}
+        />
+      ) : null}
       {notice ? (
         <p className={notice.kind === "success" ? "notice success" : "banner"} role="status">
-          {notice.text}{" "}
-          {conflict && workflow && notice.kind === "problem" ? (
-            <button
-              type="button"
-              onClick={async () => {
-                problem(await controller.open(workflow.id, { discardDraft: true }));
-                setConflict(false);
-              }}
-            >
-              Reload
-            </button>
-          ) : null}
+          {notice.text}
         </p>
       ) : null}
       {workflow ? (

@@ -5,7 +5,7 @@
  * run controls.
  */
 import type { ReactNode } from "react";
-import { useSyncExternalStore } from "react";
+import { useCallback, useSyncExternalStore } from "react";
 import type { EditorController } from "./controller.ts";
 import { NewWorkflow } from "./NewWorkflow.tsx";
 import { ImportWorkflow } from "./WorkflowFiles.tsx";
@@ -30,6 +30,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
   const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
   const { workflow, graph } = snapshot;
+  const versions = useCallback(() => controller.versions(), [controller]);
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
       <div className="toolbar-row">
@@ -70,6 +71,9 @@ export function EditorToolbar(props: EditorToolbarProps) {
             <WorkflowMenu
               key={workflow.id}
               name={workflow.name}
+              version={workflow.version}
+              versions={versions}
+              onOpenVersion={(version) => controller.openVersion(version)}
               onDuplicate={async () => {
                 await workflows.refresh();
                 onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));

@@ -22,6 +22,16 @@ export interface WorkflowSummary {
   updated_at: string;
 }
 
+/** An earlier version of a workflow, as `workflows.versions` lists it. */
+export interface WorkflowVersion {
+  version: number;
+  name: string;
+  description: string;
+  saved_at: string;
+  nodes: number;
+  edges: number;
+}
+
 interface Draft {
   graph: Graph;
   version: number;
@@ -88,6 +98,28 @@ export class EditorController {
     const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
     this.store.open(workflow, draft?.graph);
     await set("open-workflow", id);
+    return undefined;
+  }
+
+  /** The open workflow's earlier versions the server keeps, newest first; or why they could not be read. */
+  async versions(): Promise<{ versions: WorkflowVersion[] } | { problem: string }> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return { problem: "Open a workflow first." };
+    const result = await this.calls.invoke("workflows", "versions", [id]);
+    return result.ok ? (result.value as { versions: WorkflowVersion[] }) : { problem: result.error.message };
+  }
+
+  /**
+   * Puts an earlier version's graph on the canvas, an unsaved draft of the open workflow (one undo step;
+   * Save keeps it as the newest version). Answers why not, when it cannot.
+   */
+  async openVersion(version: number): Promise<string | undefined> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return "Open a workflow first.";
+    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
+    if (!result.ok) return result.error.message;
+    if (this.store.getSnapshot().workflow?.id !== id) return "Another workflow was opened meanwhile.";
+    this.store.replace((result.value as Workflow).graph);
     return undefined;
   }
 
@@ -198,9 +230,11 @@ export class EditorController {
   async setDetail(field: "name" | "description", value: string): Promise<string | undefined> {
     const { workflow } = this.store.getSnapshot();
     if (!workflow) return "No workflow is open.";
-    const result = await this.calls.invoke("workflows", "update", [
-      { workflow_id: workflow.id, [field]: value, expected_version: workflow.version },
-    ]);
+    const result = await this.#write(() =>
+      this.calls.invoke("workflows", "update", [
+        { workflow_id: workflow.id, [field]: value, expected_version: workflow.version },
+      ]),
+    );
     if (!result.ok) return fieldRefusal(result.error, field);
     this.store.markDetails(result.value as Workflow);
     return undefined;
@@ -230,17 +264,74 @@ export class EditorController {
     if (!this.#deleting.has(id)) this.store.deletedElsewhere(id);
   }
 
-  async save(): Promise<SaveOutcome> {
+  /**
+   * Saves the draft as the next version of the one it is based on, or (`over`: the newer version saved
+   * elsewhere, which stays in Versions) of that one. A conflict marks the newer version, for the banner.
+   */
+  async save(over?: number): Promise<SaveOutcome> {
     const { workflow, graph } = this.store.getSnapshot();
     if (!workflow) return { ok: false, conflict: false, message: "No workflow is open." };
-    const result = await this.calls.invoke("workflows", "update", [
-      { workflow_id: workflow.id, graph, expected_version: workflow.version },
-    ]);
+    const result = await this.#write(() =>
+      this.calls.invoke("workflows", "update", [
+        { workflow_id: workflow.id, graph, expected_version: over ?? workflow.version },
+      ]),
+    );
     if (result.ok) {
       this.store.markSaved(result.value as Workflow);
       return { ok: true };
     }
-    return { ok: false, conflict: /version conflict/i.test(result.error.message), message: result.error.message };
+    const conflict = /version conflict/i.test(result.error.message);
+    if (conflict) {
+      const latest = await this.calls.invoke("workflows", "get", [workflow.id]);
+      if (latest.ok) this.store.newerElsewhere(workflow.id, (latest.value as Workflow).version);
+    }
+    return { ok: false, conflict, message: result.error.message };
+  }
+
+  /** This page's writes of the open workflow in flight: a change heard meanwhile may be its own. */
+  #writing = 0;
+  /** The newest version announced while a write was in flight. */
+  #heard = 0;
+
+  async #write<T>(write: () => Promise<T>): Promise<T> {
+    this.#writing++;
+    try {
+      return await write();
+    } finally {
+      this.#writing--;
+      const open = this.store.getSnapshot().workflow;
+      if (this.#writing === 0) {
+        if (open && this.#heard > open.version) void this.#catchUp(open.id, this.#heard);
+        this.#heard = 0;
+      }
+    }
+  }
+
+  /**
+   * The open workflow was saved elsewhere (an agent's `workflows.update`, another tab, MCP), as version
+   * `version`: without unsaved changes the canvas shows it at once (one undo step, so Undo brings back
+   * what was there as a draft); with a draft, the draft stays and the editor says a newer version exists.
+   */
+  changedElsewhere(id: string, change: { name: string; description?: string | undefined; version?: number }): void {
+    this.store.changedElsewhere(id, change.name, change.description);
+    const open = this.store.getSnapshot().workflow;
+    if (open?.id !== id || change.version === undefined || change.version <= open.version) return;
+    if (this.#writing > 0) this.#heard = Math.max(this.#heard, change.version);
+    else void this.#catchUp(id, change.version);
+  }
+
+  async #catchUp(id: string, version: number): Promise<void> {
+    if (this.store.getSnapshot().dirty) {
+      this.store.newerElsewhere(id, version);
+      return;
+    }
+    const result = await this.calls.invoke("workflows", "get", [id]);
+    if (!result.ok) return;
+    const latest = result.value as Workflow;
+    const now = this.store.getSnapshot();
+    if (now.workflow?.id !== id || latest.version <= now.workflow.version) return;
+    if (now.dirty) this.store.newerElsewhere(id, latest.version);
+    else this.store.savedElsewhere(latest);
   }
 
   /**

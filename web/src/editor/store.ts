@@ -27,6 +27,8 @@ export interface EditorSnapshot {
   clipboard: Fragment | undefined;
   /** The open workflow was deleted elsewhere (an action, another tab, MCP): only its draft is left. */
   deleted: boolean;
+  /** A newer version of the open workflow was saved elsewhere while this page has a draft: its number. */
+  newer: number | undefined;
   /** The newest change of the graph was an action's edit (the canvas brings what it places into view). */
   byAction: boolean;
 }
@@ -59,6 +61,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
       canRedo: false,
       clipboard: undefined,
       deleted: false,
+      newer: undefined,
       byAction: false,
     });
   }
@@ -83,7 +86,12 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     this.#future = [];
     this.#saved = workflow.graph;
     const { id, name, description, version } = workflow;
-    this.#set({ workflow: { id, name, description, version }, graph: draft ?? workflow.graph, deleted: false });
+    this.#set({
+      workflow: { id, name, description, version },
+      graph: draft ?? workflow.graph,
+      deleted: false,
+      newer: undefined,
+    });
   }
 
   close(): void {
@@ -91,7 +99,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     this.#past = [];
     this.#future = [];
     this.#saved = EMPTY;
-    this.#set({ workflow: undefined, graph: EMPTY, deleted: false });
+    this.#set({ workflow: undefined, graph: EMPTY, deleted: false, newer: undefined });
   }
 
   /** Applies one document operation; a change becomes one undo step, or joins its group's step. */
@@ -107,6 +115,14 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
       this.#set({ graph: result.graph, byAction: options.byAction ?? false });
     }
     return result;
+  }
+
+  /** The whole graph replaced by another (an earlier version's): one undo step, an unsaved draft. */
+  replace(graph: Graph): void {
+    this.#group = undefined;
+    this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
+    this.#future = [];
+    this.#set({ graph });
   }
 
   /** Ends the open group: the next operation starts a new undo step even with the same group name. */
@@ -166,6 +182,26 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
   markSaved(workflow: Workflow): void {
     this.#saved = workflow.graph;
     const { id, name, description, version } = workflow;
-    this.#set({ workflow: { id, name, description, version }, graph: workflow.graph });
+    this.#set({ workflow: { id, name, description, version }, graph: workflow.graph, newer: undefined });
+  }
+
+  /**
+   * A newer version saved elsewhere, shown in place of a clean canvas: one undo step when its graph
+   * differs (Undo brings back what was shown, as a draft).
+   */
+  savedElsewhere(workflow: Workflow): void {
+    if (this.getSnapshot().workflow?.id !== workflow.id) return;
+    if (JSON.stringify(workflow.graph) !== JSON.stringify(this.getSnapshot().graph)) {
+      this.#group = undefined;
+      this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
+      this.#future = [];
+    }
+    this.markSaved(workflow);
+  }
+
+  /** A newer version was saved elsewhere while this page has a draft: the draft stays; the editor says so. */
+  newerElsewhere(id: string, version: number): void {
+    const { workflow, newer } = this.getSnapshot();
+    if (workflow?.id === id && version > workflow.version && version !== newer) this.#set({ newer: version });
   }
 }

@@ -35,7 +35,11 @@ export class WorkflowList extends ExternalStore<WorkflowSummary[]> {
       updated_at: workflow.updated_at ?? new Date().toISOString(),
     };
     this.publish([next, ...others]);
-    // The open workflow was renamed or described elsewhere: the editor follows (its graph stays the draft).
-    this.controller.store.changedElsewhere(workflow.id, next.name, next.description);
+    // The open workflow was saved elsewhere: the editor follows (controller.changedElsewhere says how).
+    this.controller.changedElsewhere(workflow.id, {
+      name: next.name,
+      description: next.description,
+      ...(workflow.version === undefined ? {} : { version: workflow.version }),
+    });
   }
 }

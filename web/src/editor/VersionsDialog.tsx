@@ -1,0 +1,119 @@
+/**
+ * `More` > `Versions`: the open workflow's earlier versions, newest first (every save keeps the one it
+ * replaces, whoever saved: this page, another tab, an agent), each with when it was saved, its size and
+ * its name when it had another. `Open` puts that version's graph on the canvas as an unsaved draft:
+ * Undo puts back what was there, Save keeps it as the newest version, so going back loses no version.
+ * A modal dialog: Escape or Close closes it and focus goes back to `More`.
+ */
+import { useEffect, useId, useRef, useState } from "react";
+import { timeAgo } from "../../../shared/protocol/durations.ts";
+import type { WorkflowVersion } from "./controller.ts";
+
+export interface VersionsDialogProps {
+  /** The workflow's name and version now. */
+  name: string;
+  version: number;
+  load(): Promise<{ versions: WorkflowVersion[] } | { problem: string }>;
+  /** Puts a version's graph on the canvas; answers why not, or undefined. */
+  onOpen(version: number): Promise<string | undefined>;
+  /** `opened`: a version is on the canvas now. */
+  onClose(opened: boolean): void;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+export function VersionsDialog({ name, version, load, onOpen, onClose }: VersionsDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const [read, setRead] = useState<{ versions: WorkflowVersion[] } | { problem: string } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    close.current?.focus();
+    let live = true;
+    void load().then((answer) => {
+      if (live) setRead(answer);
+    });
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  // Once listed, focus goes to the newest version's Open (the likeliest choice); Close keeps it otherwise.
+  useEffect(() => {
+    if (read && "versions" in read && read.versions.length > 0)
+      ref.current?.querySelector<HTMLElement>("li button")?.focus();
+  }, [read]);
+
+  const open = async (chosen: number) => {
+    setBusy(true);
+    const why = await onOpen(chosen);
+    setBusy(false);
+    if (why === undefined) onClose(true);
+    else setProblem(why);
+  };
+  const now = Date.now();
+  return (
+    <dialog
+      ref={ref}
+      className="versions"
+      aria-labelledby={`${id}-title`}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose(false);
+      }}
+    >
+      <h2 id={`${id}-title`}>Versions of “{name}”</h2>
+      <p>
+        Now: version {version}. Every save keeps the version it replaces. Open one to put its graph on the canvas as an
+        unsaved draft: Undo puts back what was there, Save keeps it as the newest version.
+      </p>
+      {read === undefined ? <p className="status">Reading the versions…</p> : null}
+      {read && "problem" in read ? (
+        <p className="field-problem" role="alert">
+          The versions could not be read: {read.problem}
+        </p>
+      ) : null}
+      {read && "versions" in read ? (
+        read.versions.length === 0 ? (
+          <p className="status">No earlier versions yet: the first save will keep this one.</p>
+        ) : (
+          <ul className="version-list" aria-label="Earlier versions">
+            {read.versions.map((v) => (
+              <li key={v.version} className="version-row">
+                <span>
+                  <strong>Version {v.version}</strong> · saved{" "}
+                  <time dateTime={v.saved_at} title={new Date(v.saved_at).toLocaleString()}>
+                    {timeAgo(v.saved_at, now)}
+                  </time>{" "}
+                  · {plural(v.nodes, "node")}, {plural(v.edges, "connection")}
+                  {v.name !== name ? <> · named “{v.name}”</> : null}
+                </span>
+                <button
+                  type="button"
+                  aria-label={`Open version ${v.version}`}
+                  disabled={busy}
+                  onClick={() => void open(v.version)}
+                >
+                  Open
+                </button>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      {problem ? (
+        <p className="field-problem" role="alert">
+          Not opened: {problem}
+        </p>
+      ) : null}
+      <div className="buttons">
+        <button type="button" ref={close} onClick={() => onClose(false)}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}
