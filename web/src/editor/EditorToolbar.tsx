@@ -30,7 +30,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
   const snapshot = useSyncExternalStore(controller.store.subscribe, controller.store.getSnapshot);
   const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
   const { workflow, graph } = snapshot;
-  const versions = useCallback(() => controller.versions(), [controller]);
+  const versions = useCallback(() => controller.versions.list(), [controller]);
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Workflow">
       <div className="toolbar-row">
@@ -73,7 +73,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
               name={workflow.name}
               version={workflow.version}
               versions={versions}
-              onOpenVersion={(version) => controller.openVersion(version)}
+              onOpenVersion={(version) => controller.versions.open(version)}
               onDuplicate={async () => {
                 await workflows.refresh();
                 onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));

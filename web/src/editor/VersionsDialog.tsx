@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { timeAgo } from "../../../shared/protocol/durations.ts";
-import type { WorkflowVersion } from "./controller.ts";
+import type { WorkflowVersion } from "./versions.ts";
 
 export interface VersionsDialogProps {
   /** The workflow's name and version now. */

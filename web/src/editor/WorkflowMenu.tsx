@@ -10,8 +10,8 @@ import { useRef, useState } from "react";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import { downloadText } from "../download.ts";
 import { MenuButton } from "../Menu.tsx";
-import type { WorkflowVersion } from "./controller.ts";
 import { VersionsDialog } from "./VersionsDialog.tsx";
+import type { WorkflowVersion } from "./versions.ts";
 
 export interface WorkflowMenuProps {
   name: string;

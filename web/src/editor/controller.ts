@@ -12,6 +12,7 @@ import type { Api } from "../transport.ts";
 import type { WorkflowExample } from "./examples.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
+import { OpenVersions } from "./versions.ts";
 import { readWorkflowFile, WORKFLOW_FILE_MAX_BYTES, workflowFile } from "./workflow-file.ts";
 
 export interface WorkflowSummary {
@@ -20,16 +21,6 @@ export interface WorkflowSummary {
   description?: string | undefined;
   version: number;
   updated_at: string;
-}
-
-/** An earlier version of a workflow, as `workflows.versions` lists it. */
-export interface WorkflowVersion {
-  version: number;
-  name: string;
-  description: string;
-  saved_at: string;
-  nodes: number;
-  edges: number;
 }
 
 interface Draft {
@@ -63,6 +54,8 @@ const AUDIT_SETTLE_MS = 800;
 
 export class EditorController {
   readonly calls: UserCalls;
+  /** The open workflow's other versions: the kept ones, and a newer one saved elsewhere. */
+  readonly versions: OpenVersions;
   #pendingAudit: { group: string; op: DocumentOp; args: Record<string, unknown> } | undefined;
   #auditTimer: ReturnType<typeof setTimeout> | undefined;
   /** The nodes the person has selected on the canvas (the editor keeps it current): `ui.getGraph` tells it. */
@@ -76,6 +69,7 @@ export class EditorController {
     sessionId: string,
   ) {
     this.calls = new UserCalls(api, sessionId);
+    this.versions = new OpenVersions(store, this.calls);
     store.onChange = (snapshot) => {
       const id = snapshot.workflow?.id;
       if (!id) return;
@@ -98,28 +92,6 @@ export class EditorController {
     const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
     this.store.open(workflow, draft?.graph);
     await set("open-workflow", id);
-    return undefined;
-  }
-
-  /** The open workflow's earlier versions the server keeps, newest first; or why they could not be read. */
-  async versions(): Promise<{ versions: WorkflowVersion[] } | { problem: string }> {
-    const id = this.store.getSnapshot().workflow?.id;
-    if (!id) return { problem: "Open a workflow first." };
-    const result = await this.calls.invoke("workflows", "versions", [id]);
-    return result.ok ? (result.value as { versions: WorkflowVersion[] }) : { problem: result.error.message };
-  }
-
-  /**
-   * Puts an earlier version's graph on the canvas, an unsaved draft of the open workflow (one undo step;
-   * Save keeps it as the newest version). Answers why not, when it cannot.
-   */
-  async openVersion(version: number): Promise<string | undefined> {
-    const id = this.store.getSnapshot().workflow?.id;
-    if (!id) return "Open a workflow first.";
-    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
-    if (!result.ok) return result.error.message;
-    if (this.store.getSnapshot().workflow?.id !== id) return "Another workflow was opened meanwhile.";
-    this.store.replace((result.value as Workflow).graph);
     return undefined;
   }
 
@@ -230,7 +202,7 @@ export class EditorController {
   async setDetail(field: "name" | "description", value: string): Promise<string | undefined> {
     const { workflow } = this.store.getSnapshot();
     if (!workflow) return "No workflow is open.";
-    const result = await this.#write(() =>
+    const result = await this.versions.write(() =>
       this.calls.invoke("workflows", "update", [
         { workflow_id: workflow.id, [field]: value, expected_version: workflow.version },
       ]),
@@ -271,7 +243,7 @@ export class EditorController {
   async save(over?: number): Promise<SaveOutcome> {
     const { workflow, graph } = this.store.getSnapshot();
     if (!workflow) return { ok: false, conflict: false, message: "No workflow is open." };
-    const result = await this.#write(() =>
+    const result = await this.versions.write(() =>
       this.calls.invoke("workflows", "update", [
         { workflow_id: workflow.id, graph, expected_version: over ?? workflow.version },
       ]),
@@ -281,57 +253,8 @@ export class EditorController {
       return { ok: true };
     }
     const conflict = /version conflict/i.test(result.error.message);
-    if (conflict) {
-      const latest = await this.calls.invoke("workflows", "get", [workflow.id]);
-      if (latest.ok) this.store.newerElsewhere(workflow.id, (latest.value as Workflow).version);
-    }
+    if (conflict) await this.versions.conflicted(workflow.id);
     return { ok: false, conflict, message: result.error.message };
-  }
-
-  /** This page's writes of the open workflow in flight: a change heard meanwhile may be its own. */
-  #writing = 0;
-  /** The newest version announced while a write was in flight. */
-  #heard = 0;
-
-  async #write<T>(write: () => Promise<T>): Promise<T> {
-    this.#writing++;
-    try {
-      return await write();
-    } finally {
-      this.#writing--;
-      const open = this.store.getSnapshot().workflow;
-      if (this.#writing === 0) {
-        if (open && this.#heard > open.version) void this.#catchUp(open.id, this.#heard);
-        this.#heard = 0;
-      }
-    }
-  }
-
-  /**
-   * The open workflow was saved elsewhere (an agent's `workflows.update`, another tab, MCP), as version
-   * `version`: without unsaved changes the canvas shows it at once (one undo step, so Undo brings back
-   * what was there as a draft); with a draft, the draft stays and the editor says a newer version exists.
-   */
-  changedElsewhere(id: string, change: { name: string; description?: string | undefined; version?: number }): void {
-    this.store.changedElsewhere(id, change.name, change.description);
-    const open = this.store.getSnapshot().workflow;
-    if (open?.id !== id || change.version === undefined || change.version <= open.version) return;
-    if (this.#writing > 0) this.#heard = Math.max(this.#heard, change.version);
-    else void this.#catchUp(id, change.version);
-  }
-
-  async #catchUp(id: string, version: number): Promise<void> {
-    if (this.store.getSnapshot().dirty) {
-      this.store.newerElsewhere(id, version);
-      return;
-    }
-    const result = await this.calls.invoke("workflows", "get", [id]);
-    if (!result.ok) return;
-    const latest = result.value as Workflow;
-    const now = this.store.getSnapshot();
-    if (now.workflow?.id !== id || latest.version <= now.workflow.version) return;
-    if (now.dirty) this.store.newerElsewhere(id, latest.version);
-    else this.store.savedElsewhere(latest);
   }
 
   /**

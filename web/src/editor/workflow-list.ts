@@ -35,11 +35,11 @@ export class WorkflowList extends ExternalStore<WorkflowSummary[]> {
       updated_at: workflow.updated_at ?? new Date().toISOString(),
     };
     this.publish([next, ...others]);
-    // The open workflow was saved elsewhere: the editor follows (controller.changedElsewhere says how).
-    this.controller.changedElsewhere(workflow.id, {
+    // The open workflow was saved elsewhere: the editor follows (versions.ts says how).
+    this.controller.versions.changed(workflow.id, {
       name: next.name,
       description: next.description,
-      ...(workflow.version === undefined ? {} : { version: workflow.version }),
+      version: workflow.version,
     });
   }
 }

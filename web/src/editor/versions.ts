@@ -1,0 +1,95 @@
+/**
+ * The open workflow's versions besides the one on the canvas: the earlier ones the server keeps
+ * (`workflows.versions`; `open` puts one's graph on the canvas as a draft) and a newer one saved
+ * elsewhere (an agent's `workflows.update`, another tab, MCP), which a clean canvas shows at once (one
+ * undo step, so Undo brings back what was there as a draft) and beside a draft the editor is told of
+ * (`newer`: its banner offers to save the draft over it or load it). This page's own saves go through
+ * `write`: a change it hears of meanwhile may be its own, so it is weighed once the write has answered.
+ */
+import type { Workflow } from "../../../shared/graph/document.ts";
+import type { EditorStore } from "./store.ts";
+import type { UserCalls } from "./user-calls.ts";
+
+/** An earlier version of a workflow, as `workflows.versions` lists it. */
+export interface WorkflowVersion {
+  version: number;
+  name: string;
+  description: string;
+  saved_at: string;
+  nodes: number;
+  edges: number;
+}
+
+export class OpenVersions {
+  /** This page's writes of the open workflow in flight. */
+  #writing = 0;
+  /** The newest version announced while a write was in flight. */
+  #heard = 0;
+
+  constructor(
+    private readonly store: EditorStore,
+    private readonly calls: UserCalls,
+  ) {}
+
+  /** The open workflow's earlier versions the server keeps, newest first; or why they could not be read. */
+  async list(): Promise<{ versions: WorkflowVersion[] } | { problem: string }> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return { problem: "Open a workflow first." };
+    const result = await this.calls.invoke("workflows", "versions", [id]);
+    return result.ok ? (result.value as { versions: WorkflowVersion[] }) : { problem: result.error.message };
+  }
+
+  /**
+   * Puts an earlier version's graph on the canvas, an unsaved draft of the open workflow (one undo step;
+   * Save keeps it as the newest version). Answers why not, when it cannot.
+   */
+  async open(version: number): Promise<string | undefined> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return "Open a workflow first.";
+    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
+    if (!result.ok) return result.error.message;
+    if (this.store.getSnapshot().workflow?.id !== id) return "Another workflow was opened meanwhile.";
+    this.store.replace((result.value as Workflow).graph);
+    return undefined;
+  }
+
+  /** One of this page's own writes of the open workflow (a save, a rename). */
+  async write<T>(write: () => Promise<T>): Promise<T> {
+    this.#writing++;
+    try {
+      return await write();
+    } finally {
+      this.#writing--;
+      if (this.#writing === 0) {
+        const open = this.store.getSnapshot().workflow;
+        if (open && this.#heard > open.version) void this.#catchUp(open.id);
+        this.#heard = 0;
+      }
+    }
+  }
+
+  /** A save of workflow `id` was announced (the change feed): the editor follows when it is the open one. */
+  changed(id: string, change: { name: string; description?: string | undefined; version?: number | undefined }): void {
+    this.store.changedElsewhere(id, change.name, change.description);
+    const open = this.store.getSnapshot().workflow;
+    if (open?.id !== id || change.version === undefined || change.version <= open.version) return;
+    if (this.#writing > 0) this.#heard = Math.max(this.#heard, change.version);
+    else void this.#catchUp(id);
+  }
+
+  /** A save here was refused as stale: the newer version is marked (the banner says what to do). */
+  async conflicted(id: string): Promise<void> {
+    const latest = await this.calls.invoke("workflows", "get", [id]);
+    if (latest.ok) this.store.newerElsewhere(id, (latest.value as Workflow).version);
+  }
+
+  async #catchUp(id: string): Promise<void> {
+    const result = await this.calls.invoke("workflows", "get", [id]);
+    if (!result.ok) return;
+    const latest = result.value as Workflow;
+    const now = this.store.getSnapshot();
+    if (now.workflow?.id !== id || latest.version <= now.workflow.version) return;
+    if (now.dirty) this.store.newerElsewhere(id, latest.version);
+    else this.store.savedElsewhere(latest);
+  }
+}
