@@ -22,8 +22,6 @@ import { NewerVersion } from "./NewerVersion.tsx";
 import { NodeFinder } from "./NodeFinder.tsx";
 import { Palette, type PaletteChoice, paletteEdits } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
-import { runInputs } from "./RunInputs.tsx";
-import { RunOutcome } from "./RunOutcome.tsx";
 import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
@@ -301,24 +299,17 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           return why;
         }}
         run={
-          <>
-            <RunControls
-              button={runButton}
-              runner={runner}
-              jobs={jobs}
-              job={job}
-              inputs={runInputs(graph)}
-              empty={graph.nodes.length === 0}
-              onMessage={problem}
-            />
-            <RunOutcome
-              job={job}
-              graph={graph}
-              onShowNode={(nodeId) => {
-                if (workflow) void controller.reveal(workflow.id, nodeId).then(problem);
-              }}
-            />
-          </>
+          <RunControls
+            button={runButton}
+            runner={runner}
+            jobs={jobs}
+            job={job}
+            graph={graph}
+            onMessage={problem}
+            onShowNode={(nodeId) => {
+              if (workflow) void controller.reveal(workflow.id, nodeId).then(problem);
+            }}
+          />
         }
         onMessage={problem}
       />

@@ -1,12 +1,15 @@
 /**
- * `Run workflow` and `Cancel` for the open workflow. Before the first run of a graph whose nodes
- * write, execute or reach outside, an inline confirmation names the categories and what uses them;
- * it asks once per workflow (and again only for a new one). "Save first" saves the draft before it runs.
+ * `Run workflow` and `Cancel` for the open workflow, the graph's run inputs, and how its last run went
+ * (RunOutcome.tsx). Before the first run of a graph whose nodes write, execute or reach outside, an
+ * inline confirmation names the categories and what uses them; it asks once per workflow (and again
+ * only for a new one). "Save first" saves the draft before it runs.
  */
 import { type RefObject, useState } from "react";
 import type { Category } from "../../../shared/capabilities/types.ts";
+import type { Graph } from "../../../shared/graph/document.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
-import { inputValues, type RunInput, RunInputs } from "./RunInputs.tsx";
+import { inputValues, RunInputs, runInputs } from "./RunInputs.tsx";
+import { RunOutcome } from "./RunOutcome.tsx";
 import type { Effect, WorkflowRunner } from "./runner.ts";
 
 const WORDS: Record<Category, string> = {
@@ -24,14 +27,17 @@ export interface RunControlsProps {
   runner: WorkflowRunner;
   jobs: JobsStore;
   job: JobEntry | undefined;
-  /** The graph's workflow inputs: a field each, passed to the run. */
-  inputs: readonly RunInput[];
-  /** The graph has no nodes: there is nothing to run (the button waits, as Save does with nothing to save). */
-  empty: boolean;
+  /** The graph on screen: its workflow inputs get a field each; with no nodes the button waits. */
+  graph: Graph;
   onMessage(message: string | undefined): void;
+  /** Brings a node into view and selects it (the outcome's `Show node`). */
+  onShowNode(nodeId: string): void;
 }
 
-export function RunControls({ button, runner, jobs, job, inputs, empty, onMessage }: RunControlsProps) {
+export function RunControls({ button, runner, jobs, job, graph, onMessage, onShowNode }: RunControlsProps) {
+  const inputs = runInputs(graph);
+  // Nothing to run yet: the button waits, as Save does with nothing to save.
+  const empty = graph.nodes.length === 0;
   const [asking, setAsking] = useState<Effect[] | undefined>();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -110,6 +116,7 @@ export function RunControls({ button, runner, jobs, job, inputs, empty, onMessag
           </button>
         </fieldset>
       ) : null}
+      <RunOutcome job={job} graph={graph} onShowNode={onShowNode} />
     </span>
   );
 }
