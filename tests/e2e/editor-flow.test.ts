@@ -186,6 +186,29 @@ export default done.applied;`,
     expect(app.problems).toEqual([]);
   });
 
+  it("shows a text input's every line: its field grows with what it holds, up to a limit, then scrolls", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await newWorkflow(page, "Code");
+    await addNode(page, "run code", "code.run");
+    await select(page, "code_run");
+    const code = inspector(page).getByRole("textbox", { name: /^code/ });
+    const fits = () => code.evaluate((el) => el.scrollHeight <= el.clientHeight + 1);
+    const height = async () => (await code.boundingBox())?.height ?? 0;
+    await code.fill("(input) => input");
+    const oneLine = await height();
+    await code.fill(
+      "(input) => {\n  const words = String(input).split(' ');\n  return words.map((w) => w.toUpperCase());\n}",
+    );
+    await expect.poll(fits).toBe(true);
+    expect(await height()).toBeGreaterThan(oneLine * 3);
+    // A long program stops growing and scrolls inside its field.
+    await code.fill(`(input) => {\n${"  input += 1;\n".repeat(60)}  return input;\n}`);
+    await expect.poll(fits).toBe(false);
+    expect(await height()).toBeLessThan(400);
+    expect(app.problems).toEqual([]);
+  });
+
   it("asks for the graph's workflow inputs beside Run workflow and runs with what the person typed", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -21,6 +21,9 @@ export interface FieldProps {
 
 const fieldId = (name: string) => `field-${name}`;
 
+/** The most lines a text field shows before it scrolls. */
+const TEXT_ROWS_MAX = 12;
+
 function JsonField({ spec, value, onChange, onDone }: FieldProps) {
   const text = value === undefined ? "" : JSON.stringify(value, null, 1);
   const [draft, setDraft] = useState(text);
@@ -134,11 +137,13 @@ export function Field(props: FieldProps) {
   } else if (spec.type === "number") {
     control = <NumberField {...props} />;
   } else if (spec.type === "string") {
+    const text = typeof value === "string" ? value : "";
     control = (
       <textarea
         id={id}
-        rows={1}
-        value={typeof value === "string" ? value : ""}
+        // As tall as its lines (the stylesheet's field-sizing grows it with wrapped lines too, up to a limit).
+        rows={Math.min(TEXT_ROWS_MAX, text.split("\n").length)}
+        value={text}
         placeholder={typeof spec.default === "string" ? spec.default : ""}
         onChange={(event) => onChange(event.target.value)}
         onBlur={onDone}
