@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { WORKFLOWS } from "../support/server.ts";
 import { openApp } from "./browser.ts";
 import { addNode as addFromPalette, connect, newWorkflow, workflowAction } from "./editor.ts";
 
@@ -117,6 +118,59 @@ describe("the workflow editor, by hand", () => {
     // The other tab had no draft: it shows version 4 at once.
     await other.getByText("Shared · version 4", { exact: true }).waitFor();
     await expect.poll(() => other.locator(".react-flow__node[data-id='constant_json']").count()).toBe(1);
+  });
+});
+
+describe("a draft and a newer version saved elsewhere", () => {
+  it("keeps a draft made on an older version, across a reload too, and never saves it over the newer one unasked", async () => {
+    await using app = await openApp();
+    const { page, server, context } = app;
+    await newWorkflow(page, "Base");
+    // A second tab on it, with no changes of its own.
+    const other = await context.newPage();
+    await other.goto(server.url);
+    await other.getByText("Base · version 1", { exact: true }).waitFor();
+    await page.bringToFront();
+    await addFromPalette(page, "number", "constant.number");
+    await page.getByText("Base · version 1 · unsaved draft").waitFor();
+
+    // A script (an agent through the API) saves the workflow meanwhile.
+    const id = await page.evaluate(() => new URL(location.href).searchParams.get("workflow"));
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    const graph = { nodes: [{ id: "theirs", type: "constant.string", data: { value: "x" } }], edges: [] };
+    expect(
+      await server.script.run.invoke.mutate({ runId, module: WORKFLOWS, export: "update", args: [id, { graph }] }),
+    ).toMatchObject({ ok: true, value: { version: 2 } });
+
+    const banner = page.getByRole("alert").filter({ hasText: "Version 2 of this workflow was saved elsewhere" });
+    await banner.waitFor();
+    // The clean tab shows version 2 at once (and leaves this tab's kept draft be).
+    await other.getByText("Base · version 2", { exact: true }).waitFor();
+    await other.locator(".react-flow__node[data-id='theirs']").waitFor();
+    // A reload keeps the draft on the version it was made on, and says so again.
+    await page.reload();
+    await page.getByText("Base · version 1 · unsaved draft").waitFor();
+    await banner.waitFor();
+    await page.locator(".react-flow__node[data-id='constant_number']").waitFor();
+    // Save does not replace version 2 unasked.
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await banner.waitFor();
+    const stored = () =>
+      server.app.store.sql("SELECT version, graph FROM workflows").get() as Promise<{ version: number; graph: string }>;
+    expect((await stored()).version).toBe(2);
+    // Asked, it does; version 2 is kept.
+    await banner.getByRole("button", { name: "Save my draft" }).click();
+    await page.getByText("Base · version 3", { exact: true }).waitFor();
+    expect(JSON.parse((await stored()).graph).nodes.map((n: { id: string }) => n.id)).toEqual(["constant_number"]);
+    expect(await server.app.store.sql("SELECT version FROM workflow_versions ORDER BY version").all()).toEqual([
+      { version: 1 },
+      { version: 2 },
+    ]);
+    await page.reload();
+    await page.getByText("Base · version 3", { exact: true }).waitFor();
+    expect(await banner.count()).toBe(0);
+    expect(app.problems).toEqual([]);
   });
 });
 

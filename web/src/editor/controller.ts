@@ -70,12 +70,18 @@ export class EditorController {
   ) {
     this.calls = new UserCalls(api, sessionId);
     this.versions = new OpenVersions(store, this.calls);
+    // The draft of the open workflow is kept while it differs from the stored one, and dropped when this
+    // page's draft goes (saved, undone): a tab that was clean all along leaves another tab's draft be.
+    let drafting: string | undefined;
     store.onChange = (snapshot) => {
       const id = snapshot.workflow?.id;
-      if (!id) return;
-      if (snapshot.dirty)
+      if (snapshot.dirty && id) {
+        drafting = id;
         void set(`draft:${id}`, { graph: snapshot.graph, version: snapshot.workflow?.version ?? 0 } satisfies Draft);
-      else void del(`draft:${id}`);
+      } else if (id && drafting === id) {
+        drafting = undefined;
+        void del(`draft:${id}`);
+      }
     };
   }
 
@@ -90,7 +96,7 @@ export class EditorController {
     const workflow = result.value as Workflow;
     if (options.discardDraft) await del(`draft:${id}`);
     const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
-    this.store.open(workflow, draft?.graph);
+    this.store.open(workflow, draft);
     await set("open-workflow", id);
     return undefined;
   }

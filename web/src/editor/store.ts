@@ -79,18 +79,23 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     this.onChange?.(this.getSnapshot());
   }
 
-  /** Opens a workflow; `draft` (an unsaved graph kept across a reload) replaces the stored graph. */
-  open(workflow: Workflow, draft?: Graph): void {
+  /**
+   * Opens a workflow; `draft` (an unsaved graph kept across a reload, and the version it was made on)
+   * replaces the stored graph. A draft made on an older version than the stored one stays on that
+   * version, the newer one said (`newer`), so a save never silently replaces it.
+   */
+  open(workflow: Workflow, draft?: { graph: Graph; version: number }): void {
     this.#group = undefined;
     this.#past = [];
     this.#future = [];
     this.#saved = workflow.graph;
-    const { id, name, description, version } = workflow;
+    const { id, name, description } = workflow;
+    const behind = draft !== undefined && draft.version > 0 && draft.version < workflow.version;
     this.#set({
-      workflow: { id, name, description, version },
-      graph: draft ?? workflow.graph,
+      workflow: { id, name, description, version: behind ? draft.version : workflow.version },
+      graph: draft?.graph ?? workflow.graph,
       deleted: false,
-      newer: undefined,
+      newer: behind ? workflow.version : undefined,
     });
   }
 
@@ -117,11 +122,16 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
     return result;
   }
 
-  /** The whole graph replaced by another (an earlier version's): one undo step, an unsaved draft. */
-  replace(graph: Graph): void {
+  /** The graph on screen becomes an undo step of its own (what comes next replaces it whole). */
+  #step(): void {
     this.#group = undefined;
     this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
     this.#future = [];
+  }
+
+  /** The whole graph replaced by another (an earlier version's): one undo step, an unsaved draft. */
+  replace(graph: Graph): void {
+    this.#step();
     this.#set({ graph });
   }
 
@@ -191,11 +201,7 @@ export class EditorStore extends ExternalStore<EditorSnapshot> {
    */
   savedElsewhere(workflow: Workflow): void {
     if (this.getSnapshot().workflow?.id !== workflow.id) return;
-    if (JSON.stringify(workflow.graph) !== JSON.stringify(this.getSnapshot().graph)) {
-      this.#group = undefined;
-      this.#past = [...this.#past.slice(-HISTORY_MAX + 1), this.getSnapshot().graph];
-      this.#future = [];
-    }
+    if (JSON.stringify(workflow.graph) !== JSON.stringify(this.getSnapshot().graph)) this.#step();
     this.markSaved(workflow);
   }
 
