@@ -174,6 +174,32 @@ describe("a draft and a newer version saved elsewhere", () => {
   });
 });
 
+describe("a clean canvas following saves made elsewhere", () => {
+  it("ends on the newest of many quick saves (saves heard while it reads are read once more after)", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await newWorkflow(page, "Busy");
+    const id = await page.evaluate(() => new URL(location.href).searchParams.get("workflow"));
+    const { sessionId } = await server.script.session.create.mutate({ mode: "auto" });
+    const { runId } = await server.script.run.start.mutate({ sessionId });
+    // A script saves it 30 times in a row, each time with one more node.
+    const nodes: { id: string; type: string; data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 30; i++) {
+      nodes.push({ id: `n${i}`, type: "constant.number", data: { value: i } });
+      const saved = await server.script.run.invoke.mutate({
+        runId,
+        module: WORKFLOWS,
+        export: "update",
+        args: [id, { graph: { nodes, edges: [] } }],
+      });
+      expect(saved).toMatchObject({ ok: true });
+    }
+    await page.getByText("Busy · version 31", { exact: true }).waitFor();
+    await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(30);
+    expect(app.problems).toEqual([]);
+  });
+});
+
 describe("renaming and deleting a workflow from the editor", () => {
   it("renames in place by keyboard (Escape cancels, a refused name says why), and other tabs follow", async () => {
     await using app = await openApp();

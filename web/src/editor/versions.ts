@@ -83,7 +83,29 @@ export class OpenVersions {
     if (latest.ok) this.store.newerElsewhere(id, (latest.value as Workflow).version);
   }
 
+  /** A catch-up in flight, and whether another save was heard meanwhile (one more read then covers them all). */
+  #catching: Promise<void> | undefined;
+  #again = false;
+
   async #catchUp(id: string): Promise<void> {
+    if (this.#catching) {
+      this.#again = true;
+      return;
+    }
+    this.#catching = this.#read(id);
+    try {
+      await this.#catching;
+    } finally {
+      this.#catching = undefined;
+    }
+    const open = this.store.getSnapshot().workflow;
+    if (this.#again) {
+      this.#again = false;
+      if (open) await this.#catchUp(open.id);
+    }
+  }
+
+  async #read(id: string): Promise<void> {
     const result = await this.calls.invoke("workflows", "get", [id]);
     if (!result.ok) return;
     const latest = result.value as Workflow;
