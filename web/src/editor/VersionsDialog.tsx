@@ -41,10 +41,11 @@ export function VersionsDialog({ name, version, load, onOpen, onClose }: Version
       live = false;
     };
   }, [load]);
-  // Once listed, focus goes to the newest version's Open (the likeliest choice); Close keeps it otherwise.
+  // Once listed, focus goes from Close to the newest version's Open (the likeliest choice), unless the
+  // person has moved it meanwhile.
   useEffect(() => {
-    if (read && "versions" in read && read.versions.length > 0)
-      ref.current?.querySelector<HTMLElement>("li button")?.focus();
+    if (!read || !("versions" in read) || document.activeElement !== close.current) return;
+    ref.current?.querySelector<HTMLElement>(".version-row button")?.focus();
   }, [read]);
 
   const open = async (chosen: number) => {
