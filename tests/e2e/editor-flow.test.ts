@@ -224,13 +224,22 @@ export default done.applied;`,
     const field = page.getByRole("group", { name: "Inputs" }).getByRole("textbox", { name: "Input x" });
     expect(await field.getAttribute("placeholder")).toBe("required");
     await field.fill('{"n": 41}');
-    await page.getByRole("button", { name: "Run workflow" }).click();
+    // Enter in the field runs, as a form's Enter submits it.
+    await field.press("Enter");
     await page.getByRole("status", { name: "Workflow output: done" }).waitFor();
     const jobs = page.getByRole("region", { name: "Jobs" });
     await openTab(page, "Jobs");
     await jobs.getByRole("listitem", { name: "Echo: completed" }).waitFor();
     // The output is the parsed JSON object (shown as a tree), not the typed text.
     expect((await jobs.textContent())?.replace(/\s+/g, "")).toContain('"y":{1keys"n":41}');
+
+    // What was typed stays with the workflow: after a reload, and after another workflow was open.
+    await page.reload();
+    await expect.poll(() => field.inputValue()).toBe('{"n": 41}');
+    await newWorkflow(page, "Other");
+    expect(await field.count()).toBe(0);
+    await page.getByRole("combobox", { name: "Workflow" }).selectOption({ label: "Echo" });
+    await expect.poll(() => field.inputValue()).toBe('{"n": 41}');
     expect(app.problems).toEqual([]);
   });
 });

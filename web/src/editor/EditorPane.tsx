@@ -300,6 +300,8 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         }}
         run={
           <RunControls
+            key={workflow?.id}
+            workflowId={workflow?.id ?? ""}
             button={runButton}
             runner={runner}
             jobs={jobs}

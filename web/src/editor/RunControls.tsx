@@ -20,6 +20,20 @@ const WORDS: Record<Category, string> = {
 };
 
 const SAVE_FIRST = "run-save-first";
+const RUN_INPUTS = "run-inputs";
+
+/** The input fields last typed for a workflow (none when nothing readable is kept). */
+function keptFields(workflowId: string): Record<string, string> {
+  try {
+    const kept: unknown = JSON.parse(localStorage.getItem(`${RUN_INPUTS}:${workflowId}`) ?? "{}");
+    if (!kept || typeof kept !== "object" || Array.isArray(kept)) return {};
+    return Object.fromEntries(
+      Object.entries(kept).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    );
+  } catch {
+    return {};
+  }
+}
 
 export interface RunControlsProps {
   /** The `Run workflow` button (Ctrl/Cmd+Enter presses it). */
@@ -27,6 +41,8 @@ export interface RunControlsProps {
   runner: WorkflowRunner;
   jobs: JobsStore;
   job: JobEntry | undefined;
+  /** The open workflow's id (the input fields typed for it are kept; render keyed by it). */
+  workflowId: string;
   /** The graph on screen: its workflow inputs get a field each; with no nodes the button waits. */
   graph: Graph;
   onMessage(message: string | undefined): void;
@@ -34,12 +50,18 @@ export interface RunControlsProps {
   onShowNode(nodeId: string): void;
 }
 
-export function RunControls({ button, runner, jobs, job, graph, onMessage, onShowNode }: RunControlsProps) {
+export function RunControls(props: RunControlsProps) {
+  const { button, workflowId, runner, jobs, job, graph, onMessage, onShowNode } = props;
   const inputs = runInputs(graph);
   // Nothing to run yet: the button waits, as Save does with nothing to save.
   const empty = graph.nodes.length === 0;
   const [asking, setAsking] = useState<Effect[] | undefined>();
-  const [fields, setFields] = useState<Record<string, string>>({});
+  // What the person typed for each input, kept per workflow across runs and reloads.
+  const [fields, setFields] = useState<Record<string, string>>(() => keptFields(workflowId));
+  const keep = (next: Record<string, string>) => {
+    setFields(next);
+    localStorage.setItem(`${RUN_INPUTS}:${workflowId}`, JSON.stringify(next));
+  };
   const [busy, setBusy] = useState(false);
   // The person's preference for a dirty draft: run it as shown, or save it first (kept across reloads).
   const [saveFirst, setSaveFirst] = useState(() => localStorage.getItem(SAVE_FIRST) === "1");
@@ -55,6 +77,14 @@ export function RunControls({ button, runner, jobs, job, graph, onMessage, onSho
     }
   };
 
+  const waiting = empty || busy || live || asking !== undefined;
+  const press = async () => {
+    if (waiting) return;
+    const unconfirmed = await runner.unconfirmed();
+    if (unconfirmed.length > 0) setAsking(unconfirmed);
+    else void start();
+  };
+
   return (
     <span className="run-controls">
       <button
@@ -62,12 +92,8 @@ export function RunControls({ button, runner, jobs, job, graph, onMessage, onSho
         type="button"
         className="primary"
         aria-keyshortcuts="Control+Enter Meta+Enter"
-        disabled={empty || busy || live || asking !== undefined}
-        onClick={async () => {
-          const unconfirmed = await runner.unconfirmed();
-          if (unconfirmed.length > 0) setAsking(unconfirmed);
-          else void start();
-        }}
+        disabled={waiting}
+        onClick={() => void press()}
       >
         Run workflow
       </button>
@@ -81,7 +107,7 @@ export function RunControls({ button, runner, jobs, job, graph, onMessage, onSho
           Cancel
         </button>
       ) : null}
-      <RunInputs inputs={inputs} fields={fields} onChange={setFields} />
+      <RunInputs inputs={inputs} fields={fields} onChange={keep} onSubmit={() => void press()} />
       <label className="save-first">
         <input
           type="checkbox"

@@ -1,7 +1,7 @@
 /**
  * The values a run passes to the graph's `workflow.input` nodes, by name: one field per named input
  * (its `default` shown as the placeholder; left empty, the node uses it). A field's text is read as
- * JSON when it is JSON (`42`, `true`, `{"a":1}`), else as the text itself.
+ * JSON when it is JSON (`42`, `true`, `{"a":1}`), else as the text itself. Enter in a field runs.
  */
 import type { Graph } from "../../../shared/graph/document.ts";
 
@@ -40,10 +40,13 @@ export function RunInputs({
   inputs,
   fields,
   onChange,
+  onSubmit,
 }: {
   inputs: readonly RunInput[];
   fields: Record<string, string>;
   onChange(fields: Record<string, string>): void;
+  /** Enter in a field: run, as a form's Enter submits it. */
+  onSubmit(): void;
 }) {
   if (inputs.length === 0) return null;
   return (
@@ -58,6 +61,12 @@ export function RunInputs({
             value={fields[name] ?? ""}
             placeholder={fallback === undefined ? "required" : JSON.stringify(fallback)}
             onChange={(event) => onChange({ ...fields, [name]: event.target.value })}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && !event.nativeEvent.isComposing) {
+                event.preventDefault();
+                onSubmit();
+              }
+            }}
           />
         </label>
       ))}
