@@ -225,6 +225,44 @@ export default "made";`,
     expect(app.problems).toEqual([]);
   });
 
+  it("keeps a run's confirmation with its workflow: opening another closes it, unconfirmed", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+await workflows.create({ name: "Writes", graph: { nodes: [
+  { id: "text", type: "constant.string", data: { value: "note" }, position: { x: 0, y: 0 } },
+  { id: "save", type: "memory.save", data: {}, position: { x: 300, y: 0 } },
+], edges: [{ id: "e1", source: "text", sourceHandle: "output", target: "save", targetHandle: "content" }] } });
+await workflows.create({ name: "Plain", graph: { nodes: [
+  { id: "n", type: "constant.number", data: { value: 1 }, position: { x: 0, y: 0 } },
+], edges: [] } });
+export default "made";`,
+    );
+    expect(await finished(page)).toContain('"made"');
+    const picker = page.getByRole("combobox", { name: "Workflow" });
+    const confirm = page.getByRole("group", { name: "Confirm the run" });
+    await picker.selectOption({ label: "Writes" });
+    await page.getByText("Writes · version 1").waitFor();
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain("save_memory");
+
+    // Another workflow opened: the question about the first is gone, and nothing was confirmed or run.
+    await picker.selectOption({ label: "Plain" });
+    await page.getByText("Plain · version 1").waitFor();
+    expect(await confirm.count()).toBe(0);
+    await picker.selectOption({ label: "Writes" });
+    await page.getByText("Writes · version 1").waitFor();
+    expect(await confirm.count()).toBe(0);
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await confirm.waitFor();
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM jobs").get()).toEqual({ n: 0 });
+    expect(app.problems).toEqual([]);
+  });
+
   it("lists the newest jobs and, below them, Show older jobs reads the ones before, to the first", async () => {
     await using app = await openApp();
     const { page } = app;
