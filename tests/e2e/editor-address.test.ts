@@ -8,7 +8,7 @@ import { WorkflowStore } from "../../server-bridge/store/workflows.ts";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { agent } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
-import { newWorkflow, openTab, workflowAction } from "./editor.ts";
+import { addNode, newWorkflow, openTab, workflowAction } from "./editor.ts";
 
 const linked = (url: string) => new URL(url).searchParams.get("workflow");
 
@@ -187,9 +187,22 @@ describe("the open workflow in the address", () => {
     expect(await page.getByText("Greeting · version 1").count()).toBe(0);
     await list.getByRole("button", { name: "Greeting" }).click();
     await page.getByText("Greeting · version 1").waitFor();
+    // Left with unsaved changes, the list says so (the draft is kept for when it opens again).
+    await addNode(page, "number", "constant.number");
+    await page.getByText("Greeting · version 1 · unsaved draft").waitFor();
     await page.getByRole("combobox", { name: "Workflow", exact: true }).selectOption({ label: "(none open)" });
     await list.waitFor();
     expect(linked(page.url())).toBeNull();
+    const row = list.getByRole("listitem").filter({ hasText: "Greeting" });
+    await row.getByText("unsaved draft").waitFor();
+    await row.getByRole("button", { name: "Greeting" }).click();
+    await page.getByText("Greeting · version 1 · unsaved draft").waitFor();
+    // Saved, the mark goes.
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Greeting · version 2", { exact: true }).waitFor();
+    await workflowAction(page, "Close");
+    await list.getByRole("button", { name: "Greeting" }).waitFor();
+    expect(await row.getByText("unsaved draft").count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 });

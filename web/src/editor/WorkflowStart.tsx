@@ -1,10 +1,11 @@
 /**
  * What the editor shows with no workflow open: the person's workflows, the last edited first, each
- * opened by a click (or Enter); more than fit, a `Find a workflow` box filters them all by name and
+ * opened by a click (or Enter), one with an unsaved draft in this browser marked so; more than fit, a `Find a workflow` box filters them all by name and
  * description (Enter opens the first found, Down goes to the list); with none yet, the ways to make
  * one; and workflows to start from (examples.ts), each opened as a new workflow of the person's own.
  */
-import { useState, useSyncExternalStore } from "react";
+import { keys } from "idb-keyval";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { timeAgo } from "../../../shared/protocol/durations.ts";
 import { WORKFLOW_EXAMPLES, type WorkflowExample } from "./examples.ts";
 import { ahead, holdsWords } from "./find-words.ts";
@@ -35,8 +36,27 @@ export interface WorkflowStartProps {
   onAsk: (() => void) | undefined;
 }
 
+/** The workflows this browser keeps an unsaved draft of (the editor's `draft:<id>` entries). */
+function useDrafted(): ReadonlySet<string> {
+  const [drafted, setDrafted] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    let live = true;
+    void keys()
+      .then((all) => {
+        const ids = all.flatMap((key) => (typeof key === "string" && key.startsWith("draft:") ? [key.slice(6)] : []));
+        if (live) setDrafted(new Set(ids));
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, []);
+  return drafted;
+}
+
 export function WorkflowStart({ workflows, onOpen, onExample, onAsk }: WorkflowStartProps) {
   const list = useSyncExternalStore(workflows.subscribe, workflows.getSnapshot);
+  const drafted = useDrafted();
   const [query, setQuery] = useState("");
   const now = Date.now();
   const searchable = list.length > SHOWN;
@@ -84,6 +104,7 @@ export function WorkflowStart({ workflows, onOpen, onExample, onAsk }: WorkflowS
                   <time dateTime={w.updated_at} title={new Date(w.updated_at).toLocaleString()}>
                     {timeAgo(w.updated_at, now)}
                   </time>
+                  {drafted.has(w.id) ? <strong className="workflow-start-draft"> · unsaved draft</strong> : null}
                 </span>
               </li>
             ))}
