@@ -7,6 +7,8 @@ CREATE TABLE workflow_versions (
   name TEXT NOT NULL,
   description TEXT NOT NULL DEFAULT '',
   graph TEXT NOT NULL,
+  node_count INTEGER NOT NULL,
+  edge_count INTEGER NOT NULL,
   saved_at BIGINT NOT NULL,
   PRIMARY KEY (workflow_id, version)
 );
