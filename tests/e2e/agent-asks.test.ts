@@ -51,7 +51,7 @@ describe("questions for the agent begun elsewhere on the page", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("begins one about a failed job from the Jobs tab, after what the person was writing", async () => {
+  it("begins one about a failed job from the Jobs tab (after what the person was writing) or the editor's run outcome", async () => {
     await using fake = await startFakeOpenAI({ script: [] });
     await using app = await openApp({ agent: agent(fake) });
     const { page } = app;
@@ -77,6 +77,20 @@ export default (await workflows.run(broken.id)).status;`,
     await expect
       .poll(() => box.inputValue())
       .toMatch(/^Hello\.\n\nThe job of the workflow "Broken" failed at node "e": \w+: .+ $/);
+
+    // Run from the editor, the run's outcome beside Run workflow begins the same question.
+    await box.fill("");
+    await page.getByRole("combobox", { name: "Workflow" }).selectOption({ label: "Broken" });
+    await page.getByText("Broken · version 1").waitFor();
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    const outcome = page.getByRole("status", { name: "Last run" });
+    await outcome.getByText("Failed at Divide").waitFor();
+    await openTab(page, "Action");
+    await outcome.getByRole("button", { name: "Ask the agent" }).click();
+    expect(await page.getByRole("tab", { name: "Agent" }).getAttribute("aria-selected")).toBe("true");
+    await expect
+      .poll(() => box.inputValue())
+      .toMatch(/^The job of the workflow "Broken" failed at node "e": \w+: .+ $/);
     expect(fake.requests).toHaveLength(0);
     expect(app.problems).toEqual([]);
   });

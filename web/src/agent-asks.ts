@@ -50,3 +50,12 @@ export function aboutNodes(
   const which = named.length === 1 ? `node ${named[0]}` : `nodes ${named.join(", ")}`;
   return `About the ${which} in the workflow "${workflow}": `;
 }
+
+/** How a question about a failed job of a workflow begins (its error, and the node that failed). */
+export function aboutFailure(
+  workflow: string,
+  error: { code: string; message: string; node_id?: string | undefined } | null | undefined,
+): string {
+  const at = error?.node_id !== undefined ? ` at node "${error.node_id}"` : "";
+  return `The job of the workflow "${workflow}" failed${at}: ${error?.code}: ${error?.message} `;
+}

@@ -311,6 +311,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
             onShowNode={(nodeId) => {
               if (workflow) void controller.reveal(workflow.id, nodeId).then(problem);
             }}
+            onAsk={asks && canAsk ? (text) => asks.ask(text) : undefined}
           />
         }
         onMessage={problem}

@@ -48,10 +48,12 @@ export interface RunControlsProps {
   onMessage(message: string | undefined): void;
   /** Brings a node into view and selects it (the outcome's `Show node`). */
   onShowNode(nodeId: string): void;
+  /** Begins a question for the agent (the outcome's `Ask the agent`; absent without an agent). */
+  onAsk?: ((text: string) => void) | undefined;
 }
 
 export function RunControls(props: RunControlsProps) {
-  const { button, workflowId, runner, jobs, job, graph, onMessage, onShowNode } = props;
+  const { button, workflowId, runner, jobs, job, graph, onMessage, onShowNode, onAsk } = props;
   const inputs = runInputs(graph);
   // Nothing to run yet: the button waits, as Save does with nothing to save.
   const empty = graph.nodes.length === 0;
@@ -142,7 +144,7 @@ export function RunControls(props: RunControlsProps) {
           </button>
         </fieldset>
       ) : null}
-      <RunOutcome job={job} graph={graph} onShowNode={onShowNode} />
+      <RunOutcome job={job} graph={graph} onShowNode={onShowNode} onAsk={onAsk} />
     </span>
   );
 }

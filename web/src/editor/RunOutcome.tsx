@@ -2,13 +2,15 @@
  * Beside `Run workflow`: how the canvas's run is going, or how it ended, in one line a person reads
  * without opening the Jobs tab (as workflow editors show a run's progress and end). Running: a progress
  * bar and "2 of 4 nodes done"; completed: its time and outputs, compactly (the whole value on hover and
- * in the Jobs tab); failed: at which node and why, with `Show node`; cancelled: after how long. A polite
+ * in the Jobs tab); failed: at which node and why, with `Show node` and `Ask the agent`; cancelled: after
+ * how long. A polite
  * live region, so a screen reader hears the end of a run.
  */
 
 import type { Graph } from "../../../shared/graph/document.ts";
 import { findNodeType } from "../../../shared/graph/node-types.ts";
 import { formatMs } from "../../../shared/protocol/durations.ts";
+import { aboutFailure } from "../agent-asks.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
 import { previewText } from "../panel/ValueView.tsx";
 
@@ -17,6 +19,8 @@ export interface RunOutcomeProps {
   graph: Graph;
   /** Brings a node into view and selects it; answers why not, when it cannot. */
   onShowNode(nodeId: string): void;
+  /** Begins a question about the failure for the agent (absent where there is no agent to ask). */
+  onAsk?: ((text: string) => void) | undefined;
 }
 
 /** The node's name as the canvas shows it, or its id once it is gone from the canvas. */
@@ -44,7 +48,7 @@ function nodesDone(job: JobEntry): string {
   return `${done} of ${runs.length} ${runs.length === 1 ? "node" : "nodes"} done`;
 }
 
-function Outcome({ job, graph, onShowNode }: RunOutcomeProps & { job: JobEntry }) {
+function Outcome({ job, graph, onShowNode, onAsk }: RunOutcomeProps & { job: JobEntry }) {
   const took = job.duration_ms === null ? "" : ` in ${formatMs(job.duration_ms)}`;
   switch (job.status) {
     case "queued":
@@ -88,6 +92,11 @@ function Outcome({ job, graph, onShowNode }: RunOutcomeProps & { job: JobEntry }
           {nodeId !== undefined && graph.nodes.some((n) => n.id === nodeId) ? (
             <button type="button" onClick={() => onShowNode(nodeId)}>
               Show node
+            </button>
+          ) : null}
+          {onAsk ? (
+            <button type="button" onClick={() => onAsk(aboutFailure(job.workflow_name ?? "this workflow", job.error))}>
+              Ask the agent
             </button>
           ) : null}
         </>

@@ -7,6 +7,7 @@
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
+import { aboutFailure } from "../agent-asks.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { ValueView } from "./ValueView.tsx";
 
@@ -94,11 +95,7 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
               <button
                 type="button"
                 aria-label={`Ask the agent why ${name} failed`}
-                onClick={() =>
-                  ask(
-                    `The job of the workflow "${name}" failed${failedNode !== undefined ? ` at node "${failedNode}"` : ""}: ${job.error?.code}: ${job.error?.message} `,
-                  )
-                }
+                onClick={() => ask(aboutFailure(name, job.error))}
               >
                 Ask the agent
               </button>
