@@ -3,8 +3,7 @@
  * without opening the Jobs tab (as workflow editors show a run's progress and end). Running: a progress
  * bar and "2 of 4 nodes done"; completed: its time and outputs, compactly (the whole value on hover and
  * in the Jobs tab); failed: at which node and why, with `Show node` and `Ask the agent`; cancelled: after
- * how long. A polite
- * live region, so a screen reader hears the end of a run.
+ * how long. A polite live region, so a screen reader hears the end of a run.
  */
 
 import type { Graph } from "../../../shared/graph/document.ts";
