@@ -1,0 +1,91 @@
+/**
+ * The editor store with versions saved elsewhere: a clean canvas takes a newer version as one undo
+ * step, a draft keeps its base version and learns of the newer one, an earlier version's graph replaces
+ * the canvas as one undo step; and the run outcome's one-line outputs and the failure question.
+ */
+import { describe, expect, it } from "vitest";
+import type { Graph, Workflow } from "../../shared/graph/document.ts";
+import { AssetRef } from "../../shared/protocol/values.ts";
+import { aboutFailure } from "../../web/src/agent-asks.ts";
+import { outputsLine } from "../../web/src/editor/RunOutcome.tsx";
+import { EditorStore } from "../../web/src/editor/store.ts";
+
+const graphOf = (...ids: string[]): Graph => ({
+  nodes: ids.map((id) => ({ id, type: "constant.number", data: {}, position: { x: 0, y: 0 } })),
+  edges: [],
+});
+const workflow = (version: number, graph: Graph): Workflow => ({
+  id: "wf_1",
+  name: "w",
+  description: "",
+  graph,
+  version,
+  created_at: "",
+  updated_at: "",
+});
+const ids = (store: EditorStore) => store.getSnapshot().graph.nodes.map((n) => n.id);
+
+describe("versions saved elsewhere, in the editor store", () => {
+  it("shows a newer version on a clean canvas as one undo step: Undo brings back what was there, as a draft", () => {
+    const store = new EditorStore();
+    store.open(workflow(1, graphOf("a")));
+    store.savedElsewhere(workflow(2, graphOf("a", "b")));
+    expect(ids(store)).toEqual(["a", "b"]);
+    expect(store.getSnapshot()).toMatchObject({ dirty: false, canUndo: true, workflow: { version: 2 } });
+    store.undo();
+    expect(ids(store)).toEqual(["a"]);
+    expect(store.getSnapshot().dirty).toBe(true);
+    // Only the details changed (a rename elsewhere): no undo step.
+    const renamed = new EditorStore();
+    renamed.open(workflow(1, graphOf("a")));
+    renamed.savedElsewhere({ ...workflow(2, graphOf("a")), name: "renamed" });
+    expect(renamed.getSnapshot()).toMatchObject({ canUndo: false, workflow: { name: "renamed", version: 2 } });
+  });
+
+  it("keeps a draft on its base version and says a newer one exists, until a save or an open settles it", () => {
+    const store = new EditorStore();
+    store.open(workflow(4, graphOf("theirs")), { graph: graphOf("mine"), version: 3 });
+    expect(ids(store)).toEqual(["mine"]);
+    expect(store.getSnapshot()).toMatchObject({ dirty: true, newer: 4, workflow: { version: 3 } });
+    // Older or the same: nothing new to say.
+    store.newerElsewhere("wf_1", 3);
+    store.newerElsewhere("wf_other", 9);
+    expect(store.getSnapshot().newer).toBe(4);
+    store.markSaved(workflow(5, graphOf("mine")));
+    expect(store.getSnapshot()).toMatchObject({ dirty: false, newer: undefined, workflow: { version: 5 } });
+    // A draft on the stored version (or one of unknown base) is simply the draft.
+    store.open(workflow(5, graphOf("mine")), { graph: graphOf("mine", "more"), version: 5 });
+    expect(store.getSnapshot()).toMatchObject({ newer: undefined, workflow: { version: 5 } });
+    store.open(workflow(5, graphOf("mine")), { graph: graphOf("x"), version: 0 });
+    expect(store.getSnapshot()).toMatchObject({ newer: undefined, workflow: { version: 5 } });
+  });
+
+  it("replaces the canvas with an earlier version's graph as one undo step", () => {
+    const store = new EditorStore();
+    store.open(workflow(3, graphOf("now")));
+    store.replace(graphOf("then"));
+    expect(ids(store)).toEqual(["then"]);
+    expect(store.getSnapshot()).toMatchObject({ dirty: true, workflow: { version: 3 } });
+    store.undo();
+    expect(ids(store)).toEqual(["now"]);
+    expect(store.getSnapshot().dirty).toBe(false);
+  });
+});
+
+describe("a run's outcome in words", () => {
+  it("puts each output in one line, cut short; an asset by its id", () => {
+    expect(outputsLine({ answer: 42, note: "x".repeat(100) })).toBe(`answer: 42, note: "${"x".repeat(38)}…`);
+    expect(outputsLine({ image: new AssetRef("ast_1") })).toBe("image: asset ast_1");
+    expect(outputsLine({})).toBe("no outputs");
+    expect(outputsLine([1, 2])).toBe("[1,2]");
+  });
+
+  it("begins a question about a failure with the workflow, the node and the error", () => {
+    expect(aboutFailure("Sum", { code: "capability_failed", message: "b is 0", node_id: "div" })).toBe(
+      'The job of the workflow "Sum" failed at node "div": capability_failed: b is 0 ',
+    );
+    expect(aboutFailure("Sum", { code: "cancelled", message: "stopped" })).toBe(
+      'The job of the workflow "Sum" failed: cancelled: stopped ',
+    );
+  });
+});
