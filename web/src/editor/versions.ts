@@ -111,6 +111,11 @@ export class OpenVersions {
     const latest = result.value as Workflow;
     const now = this.store.getSnapshot();
     if (now.workflow?.id !== id || latest.version <= now.workflow.version) return;
+    // A write of this page went out meanwhile: what was read may be its own; weighed once it answers.
+    if (this.#writing > 0) {
+      this.#heard = Math.max(this.#heard, latest.version);
+      return;
+    }
     if (now.dirty) this.store.newerElsewhere(id, latest.version);
     else this.store.savedElsewhere(latest);
   }
