@@ -134,7 +134,7 @@ export const MAX_LISTED_OUTPUT_CHARS = 4 * 1024;
 
 /**
  * The user's jobs, newest first, each with its workflow's current name. `outputs`: keep each job's
- * outputs (the page's jobs list), cut to `{$truncated, chars}` past MAX_LISTED_OUTPUT_CHARS.
+ * inputs and outputs (the page's jobs list), each cut to `{$truncated, chars}` past MAX_LISTED_OUTPUT_CHARS.
  * `before`: only jobs older than that job of the user's (the next page; none when it is not theirs).
  */
 export async function listJobs(
@@ -166,11 +166,14 @@ export async function listJobs(
       opts.limit,
     )) as (JobRow & { workflow_name: string | null })[];
   return rows.map((row) => {
-    const { inputs: _inputs, outputs, ...summary } = jobView(row, { nodes: false, nodeOutputs: false });
+    const { inputs, outputs, ...summary } = jobView(row, { nodes: false, nodeOutputs: false });
     const listed: JobView = { ...summary, workflow_name: row.workflow_name } as JobView;
-    if (opts.outputs && row.outputs !== null) {
-      listed.outputs =
-        row.outputs.length <= MAX_LISTED_OUTPUT_CHARS ? outputs : { $truncated: true, chars: row.outputs.length };
+    if (opts.outputs) {
+      // The page's list: what each run was given and gave, each cut when large.
+      const cut = <T>(json: string, value: T) =>
+        json.length <= MAX_LISTED_OUTPUT_CHARS ? value : { $truncated: true, chars: json.length };
+      listed.inputs = cut(row.inputs, inputs);
+      if (row.outputs !== null) listed.outputs = cut(row.outputs, outputs);
     }
     return listed;
   });

@@ -230,16 +230,28 @@ export const appRouter = router({
   }),
   jobs: router({
     /**
-     * The page's jobs list: the user's jobs, newest first, with workflow names and (small) outputs;
-     * `before` a job id, the ones older than it (the next page).
+     * The page's jobs list: the user's jobs, newest first, with workflow names and (small) inputs and
+     * outputs; `before` a job id, the ones older than it (the next page); `workflow_id`, only that
+     * workflow's.
      */
     list: authed
       .input(
-        z.object({ limit: z.number().int().min(1).max(100).default(30), before: Id.optional() }).default({ limit: 30 }),
+        z
+          .object({
+            limit: z.number().int().min(1).max(100).default(30),
+            before: Id.optional(),
+            workflow_id: Id.optional(),
+          })
+          .default({ limit: 30 }),
       )
       .query(async ({ ctx, input }) => ({
         jobs: toWire(
-          await ctx.app.jobs.list(ctx.userId, { limit: input.limit, before: input.before, outputs: true }),
+          await ctx.app.jobs.list(ctx.userId, {
+            limit: input.limit,
+            before: input.before,
+            workflow_id: input.workflow_id,
+            outputs: true,
+          }),
           "result",
         ),
       })),

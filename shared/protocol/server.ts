@@ -97,9 +97,9 @@ export type AnswerGroup = z.infer<typeof AnswerGroup>;
 
 /**
  * One job as the page's jobs list shows it (`jobs.list`; values in the boundary encoding): the
- * capability's job summary, with the job's outputs (cut to `{$truncated}` when large).
+ * capability's job summary, with the job's inputs and outputs (each cut to `{$truncated}` when large).
  */
-export const ListedJob = JobSummary.extend({ outputs: z.unknown().optional() });
+export const ListedJob = JobSummary.extend({ inputs: z.unknown().optional(), outputs: z.unknown().optional() });
 export type ListedJob = z.infer<typeof ListedJob>;
 
 export const RespondInput = z.object({ approvalId: z.string().min(1).max(200), answer: ApprovalAnswer });

@@ -317,4 +317,84 @@ export default "again";`,
     expect(await items.last().textContent()).toContain('"run 1"');
     expect(app.problems).toEqual([]);
   });
+
+  it("lists only the open workflow's jobs when asked, following the workflow opened next, each with its inputs", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    // Two workflows greeting whoever they are given; each runs twice, and a graph runs once.
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const graph = (greeting) => ({ nodes: [
+  { id: "who", type: "workflow.input", data: { name: "who", default: "you" }, position: { x: 0, y: 0 } },
+  { id: "say", type: "text.template", data: { template: greeting + " {{who}}" }, position: { x: 200, y: 0 } },
+  { id: "out", type: "workflow.output", data: { name: "said" }, position: { x: 400, y: 0 } },
+], edges: [
+  { id: "a", source: "who", sourceHandle: "output", target: "say", targetHandle: "who" },
+  { id: "b", source: "say", sourceHandle: "output", target: "out", targetHandle: "value" },
+] });
+const hello = await workflows.create({ name: "Hello", graph: graph("Hello") });
+const bye = await workflows.create({ name: "Bye", graph: graph("Bye") });
+for (const who of ["Ada", "Grace"]) {
+  await workflows.run({ workflow_id: hello.id, inputs: { who } });
+  await workflows.run({ workflow_id: bye.id, inputs: { who } });
+}
+await workflows.run({ graph: { nodes: [{ id: "n", type: "constant.string", data: { value: "loose" }, position: { x: 0, y: 0 } }], edges: [] } });
+export default [hello.id, bye.id];`,
+    );
+    await finished(page);
+    const rows = (await app.server.app.store.sql("SELECT id FROM workflows ORDER BY name DESC").all()) as {
+      id: string;
+    }[];
+    const ids = rows.map((row) => row.id); // Hello, Bye
+    expect(ids).toHaveLength(2);
+    await page.goto(`${app.server.url}/?workflow=${ids[0]}`);
+    await page.getByText("Hello · version 1").waitFor();
+    await openTab(page, "Jobs");
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    const items = jobs.getByRole("listitem");
+    await expect.poll(() => items.count()).toBe(5);
+    // Each run says what it was given.
+    expect(await jobs.getByRole("listitem", { name: "Bye: completed" }).first().textContent()).toContain(
+      'Inputs: who: "Grace"',
+    );
+
+    const only = jobs.getByRole("checkbox", { name: "Only Hello" });
+    await only.check();
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await jobs.getByRole("listitem", { name: "Hello: completed" }).count()).toBe(2);
+    expect(await items.first().textContent()).toContain('Inputs: who: "Grace"');
+    expect(await items.first().textContent()).toContain('"Hello Grace"');
+    expect(await items.last().textContent()).toContain('Inputs: who: "Ada"');
+
+    // Opening another workflow: the list follows it.
+    await page.getByRole("combobox", { name: "Workflow" }).selectOption({ label: "Bye" });
+    await jobs.getByRole("checkbox", { name: "Only Bye" }).waitFor();
+    await expect.poll(() => jobs.getByRole("listitem", { name: "Bye: completed" }).count()).toBe(2);
+    expect(await items.count()).toBe(2);
+    // A run of the open workflow from the canvas adds on top, with its input.
+    await page.getByRole("textbox", { name: "Input who" }).fill("Linus");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await expect.poll(() => items.count()).toBe(3);
+    await expect.poll(() => items.first().textContent()).toContain('"Bye Linus"');
+    expect(await items.first().textContent()).toContain('Inputs: who: "Linus"');
+    // A run of another workflow does not show here.
+    await openTab(page, "Action");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+await workflows.run({ workflow_id: ${JSON.stringify(ids[0])}, inputs: { who: "Alan" } });
+export default "ran";`,
+    );
+    expect(await finished(page)).toContain('"ran"');
+    await openTab(page, "Jobs");
+    expect(await items.count()).toBe(3);
+    expect(await jobs.getByText("Alan").count()).toBe(0);
+    // Unchecked: every job again, the new one among them.
+    await jobs.getByRole("checkbox", { name: "Only Bye" }).uncheck();
+    await expect.poll(() => items.count()).toBe(7);
+    expect(await jobs.getByText('Inputs: who: "Alan"').count()).toBe(1);
+    expect(app.problems).toEqual([]);
+  });
 });

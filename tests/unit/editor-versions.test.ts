@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { Graph, Workflow } from "../../shared/graph/document.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { aboutFailure } from "../../web/src/agent-asks.ts";
-import { outputsLine } from "../../web/src/editor/RunOutcome.tsx";
 import { EditorStore } from "../../web/src/editor/store.ts";
+import { valuesLine } from "../../web/src/panel/ValueView.tsx";
 
 const graphOf = (...ids: string[]): Graph => ({
   nodes: ids.map((id) => ({ id, type: "constant.number", data: {}, position: { x: 0, y: 0 } })),
@@ -74,10 +74,11 @@ describe("versions saved elsewhere, in the editor store", () => {
 
 describe("a run's outcome in words", () => {
   it("puts each output in one line, cut short; an asset by its id", () => {
-    expect(outputsLine({ answer: 42, note: "x".repeat(100) })).toBe(`answer: 42, note: "${"x".repeat(38)}…`);
-    expect(outputsLine({ image: new AssetRef("ast_1") })).toBe("image: asset ast_1");
-    expect(outputsLine({})).toBe("no outputs");
-    expect(outputsLine([1, 2])).toBe("[1,2]");
+    expect(valuesLine({ answer: 42, note: "x".repeat(100) })).toBe(`answer: 42, note: "${"x".repeat(38)}…`);
+    expect(valuesLine({ image: new AssetRef("ast_1") })).toBe("image: asset ast_1");
+    expect(valuesLine({})).toBe("no outputs");
+    expect(valuesLine([1, 2])).toBe("[1,2]");
+    expect(valuesLine({ $truncated: true, chars: 5000 })).toBe("5000 characters, too long to list");
   });
 
   it("begins a question about a failure with the workflow, the node and the error", () => {

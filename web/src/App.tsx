@@ -121,6 +121,7 @@ export function App() {
                 calls={page.editor.calls}
                 showNode={(workflowId, nodeId) => page.editor.reveal(workflowId, nodeId)}
                 asks={page.asks}
+                editor={page.editor.store}
               />
             }
           />

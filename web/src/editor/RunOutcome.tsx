@@ -11,7 +11,7 @@ import { findNodeType } from "../../../shared/graph/node-types.ts";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { aboutFailure } from "../agent-asks.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
-import { previewText } from "../panel/ValueView.tsx";
+import { previewText, valuesLine } from "../panel/ValueView.tsx";
 
 export interface RunOutcomeProps {
   job: JobEntry | undefined;
@@ -27,16 +27,6 @@ function nodeName(graph: Graph, nodeId: string): string {
   const node = graph.nodes.find((n) => n.id === nodeId);
   if (!node) return nodeId;
   return node.title || findNodeType(node.type)?.title || node.type;
-}
-
-/** A job's outputs in one line: `name: value` for each, each value cut short. */
-export function outputsLine(outputs: unknown): string {
-  if (outputs && typeof outputs === "object" && !Array.isArray(outputs) && !(outputs instanceof Uint8Array)) {
-    const entries = Object.entries(outputs as Record<string, unknown>);
-    if (entries.length === 0) return "no outputs";
-    return entries.map(([name, value]) => `${name}: ${previewText(value, 40)}`).join(", ");
-  }
-  return previewText(outputs, 60);
 }
 
 /** "2 of 4 nodes done" from the node runs this page heard of (all of them, for a run it started). */
@@ -59,7 +49,7 @@ function Outcome({ job, graph, onShowNode, onAsk }: RunOutcomeProps & { job: Job
         </>
       );
     case "completed": {
-      const line = job.outputs === undefined || job.outputs === null ? "" : outputsLine(job.outputs);
+      const line = job.outputs === undefined || job.outputs === null ? "" : valuesLine(job.outputs);
       return (
         <>
           <span className="run-ended job-completed">

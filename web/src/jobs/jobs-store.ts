@@ -3,7 +3,8 @@
  * kept live from the session's job events, newest first with the live ones on top. For each job seen
  * live it also keeps each node's run (queued, running, done, failed with its error, its outputs once
  * the job has ended), which the canvas draws on the nodes of the open workflow. The list reads the
- * newest jobs; `older()` adds the page of jobs before the oldest shown.
+ * newest jobs; `older()` adds the page of jobs before the oldest shown; `only(workflowId)` reads (and
+ * `shown()` keeps) one workflow's jobs.
  */
 import { z } from "zod";
 import { ListedJob, type SessionEvent } from "../../../shared/protocol/server.ts";
@@ -43,6 +44,8 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   /** Older pages were read: what the newest page no longer holds stays, so the list has no gap. */
   #paged = false;
   #hasOlder = false;
+  /** The workflow whose jobs the list reads (undefined: every job). */
+  #only: string | undefined;
 
   constructor(private readonly calls: UserCalls) {
     super([]);
@@ -73,6 +76,30 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     );
   }
 
+  /** The workflow whose jobs the list shows (undefined: every job). */
+  get onlyWorkflow(): string | undefined {
+    return this.#only;
+  }
+
+  /** The jobs the list shows: every one, or the chosen workflow's (the others followed stay, for the canvas). */
+  shown(jobs: readonly JobEntry[]): JobEntry[] {
+    const only = this.#only;
+    return only === undefined ? [...jobs] : jobs.filter((job) => job.workflow_id === only);
+  }
+
+  /**
+   * Lists only `workflowId`'s jobs (undefined: every job's): reads them anew, from the newest; the
+   * jobs this page follows stay (the canvas draws them).
+   */
+  async only(workflowId: string | undefined): Promise<void> {
+    if (workflowId === this.#only) return;
+    this.#only = workflowId;
+    this.#paged = false;
+    this.#hasOlder = false;
+    this.#set(this.getSnapshot().filter((job) => this.#followed.has(job.job_id)));
+    await this.refresh();
+  }
+
   /** The most recent job of a workflow this page followed, for the canvas. */
   canvasJob(workflowId: string | undefined): JobEntry | undefined {
     if (!workflowId) return undefined;
@@ -84,11 +111,13 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
    * not be read (the store's error says why).
    */
   async #read(what: string, before?: string): Promise<ListedJob[] | undefined> {
+    const only = this.#only;
     try {
-      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before });
+      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before, workflow_id: only });
       const listed = JobList.parse(fromWire(answer.jobs, "result"));
       this.#error = undefined;
-      return listed;
+      // Another workflow was chosen meanwhile: this page of the one before is not wanted.
+      return only === this.#only ? listed : undefined;
     } catch (err) {
       this.#error = `The ${what} could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
       this.#set(this.getSnapshot());

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { Mode } from "../../../shared/capabilities/types.ts";
 import { Conversation } from "../agent/Conversation.tsx";
 import type { AgentAsks } from "../agent-asks.ts";
+import type { EditorStore } from "../editor/store.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { appPersistence, type Persistence } from "../persist.ts";
@@ -35,6 +36,8 @@ export interface AgentPanelProps {
   showNode?: ShowNode | undefined;
   /** Questions for the agent begun elsewhere on the page (a node's menu): shown in Message. */
   asks?: AgentAsks | undefined;
+  /** The page's editor (the Jobs tab can list only its open workflow's jobs). */
+  editor?: EditorStore | undefined;
 }
 
 export function AgentPanel({
@@ -48,6 +51,7 @@ export function AgentPanel({
   showNode,
   calls,
   asks,
+  editor,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere;
@@ -110,7 +114,7 @@ export function AgentPanel({
     {
       id: "jobs",
       label: "Jobs",
-      content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} ask={askAgent} />,
+      content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} ask={askAgent} editor={editor} />,
     },
   ];
   return (

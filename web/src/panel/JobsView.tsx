@@ -2,14 +2,16 @@
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
  * failing node, with `Show node` to find it on the canvas (where the page has an editor; `Open workflow`
- * opens any job's) and `Ask the agent` to begin a question about it in the conversation. Kept live
- * from the session's job events; `Show older jobs` below reads the next page.
+ * opens any job's) and `Ask the agent` to begin a question about it in the conversation; the inputs
+ * each run was given. Kept live from the session's job events; `Show older jobs` below reads the next
+ * page; `Only <workflow>` lists only the open workflow's jobs (following it as another is opened).
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { aboutFailure } from "../agent-asks.ts";
+import type { EditorStore } from "../editor/store.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
-import { ValueView } from "./ValueView.tsx";
+import { ValueView, valuesLine } from "./ValueView.tsx";
 
 function duration(job: JobEntry): string {
   if (job.duration_ms === null) return job.status === "queued" || job.status === "running" ? "running" : "";
@@ -104,12 +106,49 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
         </div>
       ) : null}
       {shown ? <p className="status">{shown}</p> : null}
+      {given(job.inputs) ? (
+        <p className="job-inputs" title={valuesLine(job.inputs)}>
+          Inputs: {valuesLine(job.inputs)}
+        </p>
+      ) : null}
       {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
         <div className="job-outputs">
           <ValueView value={job.outputs} />
         </div>
       ) : null}
     </li>
+  );
+}
+
+/** A run was given inputs (an empty object, or none read, is none). */
+function given(inputs: unknown): boolean {
+  if (inputs === undefined || inputs === null) return false;
+  return typeof inputs !== "object" || Array.isArray(inputs) || Object.keys(inputs).length > 0;
+}
+
+/** The open workflow, re-read only when it changes (not on each edit of its graph). */
+function useOpenWorkflow(editor: EditorStore | undefined): { id: string; name: string } | undefined {
+  return useSyncExternalStore(editor?.subscribe ?? noSubscribe, () => editor?.getSnapshot().workflow);
+}
+
+const noSubscribe = () => () => {};
+
+/**
+ * `Only <workflow>`: the list shows only the open workflow's jobs, and follows the workflow opened
+ * next (with none open, every job).
+ */
+function OnlyOpen({ store, editor }: { store: JobsStore; editor: EditorStore }) {
+  const open = useOpenWorkflow(editor);
+  const [only, setOnly] = useState(false);
+  const target = only && open ? open.id : undefined;
+  useEffect(() => {
+    void store.only(target);
+  }, [store, target]);
+  if (!open) return null;
+  return (
+    <label className="jobs-only">
+      <input type="checkbox" checked={only} onChange={(event) => setOnly(event.target.checked)} /> Only {open.name}
+    </label>
   );
 }
 
@@ -145,20 +184,26 @@ function JobsList({
   visible,
   showNode,
   ask,
+  editor,
 }: {
   store: JobsStore;
   visible: boolean;
   showNode?: ShowNode | undefined;
   ask?: ((text: string) => void) | undefined;
+  /** The page's editor: the list can show only its open workflow's jobs (a widget has none). */
+  editor?: EditorStore | undefined;
 }) {
-  const jobs = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const jobs = store.shown(useSyncExternalStore(store.subscribe, store.getSnapshot));
   useEffect(() => {
     if (visible) void store.refresh();
   }, [store, visible]);
   return (
     <section className="jobs" aria-label="Jobs">
+      {editor ? <OnlyOpen store={store} editor={editor} /> : null}
       {store.error ? <p className="error">{store.error}</p> : null}
-      {jobs.length === 0 ? <p className="status">No workflow has run yet.</p> : null}
+      {jobs.length === 0 ? (
+        <p className="status">{store.onlyWorkflow ? "This workflow has not run yet." : "No workflow has run yet."}</p>
+      ) : null}
       <ul>
         {jobs.map((job) => (
           <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} />

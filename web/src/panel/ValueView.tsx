@@ -160,3 +160,16 @@ export function previewText(value: unknown, max = 80): string {
           ) ?? "null");
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** Named values in one line (a run's outputs, a job's inputs): `name: value` for each, each cut short. */
+export function valuesLine(values: unknown, none = "no outputs"): string {
+  const named = values && typeof values === "object" && !Array.isArray(values);
+  if (named && !(values instanceof Uint8Array) && !(values instanceof AssetRef)) {
+    const { $truncated, chars } = values as { $truncated?: unknown; chars?: unknown };
+    if ($truncated === true && typeof chars === "number") return `${chars} characters, too long to list`;
+    const entries = Object.entries(values as Record<string, unknown>);
+    if (entries.length === 0) return none;
+    return entries.map(([name, value]) => `${name}: ${previewText(value, 40)}`).join(", ");
+  }
+  return previewText(values, 60);
+}
