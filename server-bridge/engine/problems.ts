@@ -6,7 +6,7 @@
  * which a failure lists in its `issues` as `path: message`.
  */
 import type { Graph, GraphNode } from "../../shared/graph/document.ts";
-import { findNodeType } from "../../shared/graph/node-types.ts";
+import { nodeLabel as titleOf } from "../../shared/graph/node-types.ts";
 
 /** Why one input of a node has no usable value. */
 export type InputProblem =
@@ -65,10 +65,6 @@ export function nodeLabel(graph: Graph, node: GraphNode): string {
 /** Where a node's field is in the graph, for an `issues` entry. */
 export function fieldPath(node: GraphNode, input: string): string {
   return `nodes.${node.id}.data.${input}`;
-}
-
-function titleOf(node: GraphNode): string {
-  return node.title || findNodeType(node.type)?.title || node.type;
 }
 
 function lowerFirst(text: string): string {

@@ -74,6 +74,11 @@ export function findNodeType(id: string): NodeType | undefined {
   return byId.get(id);
 }
 
+/** A node as the canvas names it: its title, else its type's, else the type's id. */
+export function nodeLabel(node: { type: string; title?: string | undefined }): string {
+  return node.title || findNodeType(node.type)?.title || node.type;
+}
+
 export function nodeTypeIds(): string[] {
   return NODE_TYPES.map((t) => t.id);
 }

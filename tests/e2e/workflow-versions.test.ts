@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { addNode, newWorkflow, node, workflowAction } from "./editor.ts";
+import { addNode, newWorkflow, node, select, workflowAction } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
 
 describe("workflow versions", () => {
@@ -39,9 +39,9 @@ export default (await workflows.update(${JSON.stringify(id)}, { name: "Emptied",
     await expect.poll(() => rows.count()).toBe(3);
     const texts = (await rows.allTextContents()).map((t) => t.replace(/saved .*? ·/, "saved … ·"));
     expect(texts).toEqual([
-      "Version 3 · saved … · 2 nodes, 0 connections · named “Kept”Open",
-      "Version 2 · saved … · 1 node, 0 connections · named “Kept”Open",
-      "Version 1 · saved … · 0 nodes, 0 connections · named “Kept”Open",
+      "Version 3 · saved … · 2 nodes, 0 connections · named “Kept”ChangesOpen",
+      "Version 2 · saved … · 1 node, 0 connections · named “Kept”ChangesOpen",
+      "Version 1 · saved … · 0 nodes, 0 connections · named “Kept”ChangesOpen",
     ]);
     // Focus is on the newest version's Open: Enter opens it.
     await expect
@@ -74,6 +74,77 @@ export default (await workflows.update(${JSON.stringify(id)}, { name: "Emptied",
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
       .toBe("More workflow actions");
+    expect(app.problems).toEqual([]);
+  });
+
+  it("says how a kept version differs from the canvas: nodes only in one, inputs changed, connections, moves", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const at = (x) => ({ x, y: 0 });
+const wf = await workflows.create({ name: "Calc", graph: { nodes: [
+  { id: "a", type: "constant.number", data: { value: 1 }, position: at(0) },
+  { id: "b", type: "constant.number", title: "Two", data: { value: 2 }, position: at(0) },
+  { id: "add", type: "math.add", data: {}, position: at(200) },
+  { id: "out", type: "workflow.output", data: { name: "sum" }, position: at(400) },
+], edges: [
+  { id: "e1", source: "a", sourceHandle: "output", target: "add", targetHandle: "a" },
+  { id: "e2", source: "b", sourceHandle: "output", target: "add", targetHandle: "b" },
+  { id: "e3", source: "add", sourceHandle: "output", target: "out", targetHandle: "value" },
+] } });
+await workflows.update(wf.id, { graph: { nodes: [
+  { id: "a", type: "constant.number", data: { value: 5 }, position: at(0) },
+  { id: "c", type: "constant.number", title: "Three", data: { value: 3 }, position: { x: 0, y: 200 } },
+  { id: "add", type: "math.add", data: {}, position: at(200) },
+  { id: "out", type: "workflow.output", data: { name: "sum" }, position: at(600) },
+], edges: [
+  { id: "e1", source: "a", sourceHandle: "output", target: "add", targetHandle: "a" },
+  { id: "e4", source: "c", sourceHandle: "output", target: "add", targetHandle: "b" },
+  { id: "e3", source: "add", sourceHandle: "output", target: "out", targetHandle: "value" },
+] } });
+await workflows.update(wf.id, { description: "Adds two numbers." });
+export default wf.id;`,
+    );
+    const id = (await finished(page)).match(/wf_[\w-]+/)?.[0];
+    expect(id).toBeDefined();
+    await page.goto(`${app.server.url}/?workflow=${id}`);
+    await page.getByText("Calc · version 3").waitFor();
+    await workflowAction(page, "Versions");
+    const dialog = page.getByRole("dialog", { name: "Versions of “Calc”" });
+    const changes = (version: number) => dialog.getByRole("region", { name: `Changes in version ${version}` });
+
+    // Version 2 has the canvas's graph (only the description changed since).
+    const two = dialog.getByRole("button", { name: "Changes in version 2" });
+    await two.click();
+    await changes(2).getByText("The same graph as the canvas.").waitFor();
+    expect(await two.getAttribute("aria-expanded")).toBe("true");
+
+    await dialog.getByRole("button", { name: "Changes in version 1" }).click();
+    const lines = changes(1).getByRole("listitem");
+    await expect
+      .poll(() => lines.allTextContents())
+      .toEqual([
+        "Only in version 1: Two.",
+        "Only in the canvas: Three.",
+        "Changed: Number (value).",
+        "1 connection only in version 1, 1 connection only in the canvas.",
+        "1 node moved.",
+      ]);
+    // Shown again, it compares with the canvas as it is now: an unsaved edit counts.
+    await two.click();
+    expect(await changes(2).count()).toBe(0);
+    expect(await two.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await select(page, "a");
+    await page.getByRole("spinbutton", { name: "value" }).fill("7");
+    await page.getByText("Calc · version 3 · unsaved draft").waitFor();
+    await workflowAction(page, "Versions");
+    await dialog.getByRole("button", { name: "Changes in version 2" }).click();
+    await expect.poll(() => changes(2).getByRole("listitem").allTextContents()).toEqual(["Changed: Number (value)."]);
     expect(app.problems).toEqual([]);
   });
 });

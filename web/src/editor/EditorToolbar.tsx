@@ -74,6 +74,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
               version={workflow.version}
               versions={versions}
               onOpenVersion={(version) => controller.versions.open(version)}
+              onCompareVersion={(version) => controller.versions.compare(version)}
               onDuplicate={async () => {
                 await workflows.refresh();
                 onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
-import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { nodeLabel } from "../../../shared/graph/node-types.ts";
 import { connectionRefusal, outputHandles } from "./handles.ts";
 
 export interface InputSourceProps {
@@ -24,10 +24,6 @@ function focusSoon(id: string): void {
   requestAnimationFrame(() => document.getElementById(id)?.focus());
 }
 
-function label(node: GraphNode): string {
-  return node.title || findNodeType(node.type)?.title || node.type;
-}
-
 export function InputSource({ graph, node, input, onEdit }: InputSourceProps) {
   const [choice, setChoice] = useState("");
   const edge = graph.edges.find((e) => e.target === node.id && e.targetHandle === input);
@@ -37,7 +33,7 @@ export function InputSource({ graph, node, input, onEdit }: InputSourceProps) {
       <p className="input-source">
         <span className="status">
           connected from {edge.source}.{edge.sourceHandle}
-          {source ? ` (${label(source)})` : ""}
+          {source ? ` (${nodeLabel(source)})` : ""}
         </span>{" "}
         <button
           type="button"
@@ -64,7 +60,7 @@ export function InputSource({ graph, node, input, onEdit }: InputSourceProps) {
         value: `${from.id}.${h.name}`,
         source: from.id,
         handle: h.name,
-        text: `${from.id}.${h.name} (${label(from)})`,
+        text: `${from.id}.${h.name} (${nodeLabel(from)})`,
       })),
   );
   if (fits.length === 0) return null;

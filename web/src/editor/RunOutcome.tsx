@@ -7,7 +7,7 @@
  */
 
 import type { Graph } from "../../../shared/graph/document.ts";
-import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { nodeLabel } from "../../../shared/graph/node-types.ts";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { aboutFailure } from "../agent-asks.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
@@ -25,8 +25,7 @@ export interface RunOutcomeProps {
 /** The node's name as the canvas shows it, or its id once it is gone from the canvas. */
 function nodeName(graph: Graph, nodeId: string): string {
   const node = graph.nodes.find((n) => n.id === nodeId);
-  if (!node) return nodeId;
-  return node.title || findNodeType(node.type)?.title || node.type;
+  return node ? nodeLabel(node) : nodeId;
 }
 
 /** "2 of 4 nodes done" from the node runs this page heard of (all of them, for a run it started). */

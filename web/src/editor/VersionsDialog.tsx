@@ -1,8 +1,9 @@
 /**
  * `More` > `Versions`: the open workflow's earlier versions, newest first (every save keeps the one it
  * replaces, whoever saved: this page, another tab, an agent), each with when it was saved, its size and
- * its name when it had another. `Open` puts that version's graph on the canvas as an unsaved draft:
- * Undo puts back what was there, Save keeps it as the newest version, so going back loses no version.
+ * its name when it had another. `Changes` says how its graph differs from the canvas (nodes only in one,
+ * inputs changed, connections, moves). `Open` puts that version's graph on the canvas as an unsaved
+ * draft: Undo puts back what was there, Save keeps it as the newest version, so going back loses no version.
  * A modal dialog: Escape or Close closes it and focus goes back to `More`.
  */
 import { useEffect, useId, useRef, useState } from "react";
@@ -16,19 +17,55 @@ export interface VersionsDialogProps {
   load(): Promise<{ versions: WorkflowVersion[] } | { problem: string }>;
   /** Puts a version's graph on the canvas; answers why not, or undefined. */
   onOpen(version: number): Promise<string | undefined>;
+  /** How a version differs from the canvas, in lines (none: the same graph); or why it was not read. */
+  compare(version: number): Promise<{ changes: string[] } | { problem: string }>;
   /** `opened`: a version is on the canvas now. */
   onClose(opened: boolean): void;
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
-export function VersionsDialog({ name, version, load, onOpen, onClose }: VersionsDialogProps) {
+type Compared = { changes: string[] } | { problem: string } | "reading";
+
+/** A version's differences from the canvas, below its row (read when first shown). */
+function Changes({ id, version, compared }: { id: string; version: number; compared: Compared }) {
+  return (
+    <section id={id} className="version-changes" aria-label={`Changes in version ${version}`}>
+      {compared === "reading" ? (
+        <p className="status">Comparing with the canvas…</p>
+      ) : "problem" in compared ? (
+        <p className="field-problem">Not compared: {compared.problem}</p>
+      ) : compared.changes.length === 0 ? (
+        <p>The same graph as the canvas.</p>
+      ) : (
+        <ul>
+          {compared.changes.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function VersionsDialog({ name, version, load, onOpen, compare, onClose }: VersionsDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   const id = useId();
   const [read, setRead] = useState<{ versions: WorkflowVersion[] } | { problem: string } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // The versions whose changes are shown, and what comparing each found (read once per dialog).
+  const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
+  const [compared, setCompared] = useState<ReadonlyMap<number, Compared>>(new Map());
+  const toggle = (chosen: number) => {
+    const next = new Set(shown);
+    if (!next.delete(chosen)) next.add(chosen);
+    setShown(next);
+    if (compared.has(chosen)) return;
+    setCompared((map) => new Map(map).set(chosen, "reading"));
+    void compare(chosen).then((answer) => setCompared((map) => new Map(map).set(chosen, answer)));
+  };
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -45,7 +82,7 @@ export function VersionsDialog({ name, version, load, onOpen, onClose }: Version
   // person has moved it meanwhile.
   useEffect(() => {
     if (!read || !("versions" in read) || document.activeElement !== close.current) return;
-    ref.current?.querySelector<HTMLElement>(".version-row button")?.focus();
+    ref.current?.querySelector<HTMLElement>(".version-row button.open-version")?.focus();
   }, [read]);
 
   const open = async (chosen: number) => {
@@ -92,14 +129,33 @@ export function VersionsDialog({ name, version, load, onOpen, onClose }: Version
                   · {plural(v.nodes, "node")}, {plural(v.edges, "connection")}
                   {v.name !== name ? <> · named “{v.name}”</> : null}
                 </span>
-                <button
-                  type="button"
-                  aria-label={`Open version ${v.version}`}
-                  disabled={busy}
-                  onClick={() => void open(v.version)}
-                >
-                  Open
-                </button>
+                <span className="version-buttons">
+                  <button
+                    type="button"
+                    aria-label={`Changes in version ${v.version}`}
+                    aria-expanded={shown.has(v.version)}
+                    aria-controls={`${id}-changes-${v.version}`}
+                    onClick={() => toggle(v.version)}
+                  >
+                    Changes
+                  </button>
+                  <button
+                    type="button"
+                    className="open-version"
+                    aria-label={`Open version ${v.version}`}
+                    disabled={busy}
+                    onClick={() => void open(v.version)}
+                  >
+                    Open
+                  </button>
+                </span>
+                {shown.has(v.version) ? (
+                  <Changes
+                    id={`${id}-changes-${v.version}`}
+                    version={v.version}
+                    compared={compared.get(v.version) ?? "reading"}
+                  />
+                ) : null}
               </li>
             ))}
           </ul>

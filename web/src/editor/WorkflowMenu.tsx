@@ -20,6 +20,8 @@ export interface WorkflowMenuProps {
   versions(): Promise<{ versions: WorkflowVersion[] } | { problem: string }>;
   /** Puts an earlier version's graph on the canvas as a draft; answers why not. */
   onOpenVersion(version: number): Promise<string | undefined>;
+  /** How an earlier version differs from the canvas (lines), or why it could not be read. */
+  onCompareVersion(version: number): Promise<{ changes: string[] } | { problem: string }>;
   onDuplicate(): void;
   /** The workflow on screen as a file (undefined: none open). */
   file(): { fileName: string; text: string } | undefined;
@@ -30,7 +32,7 @@ export interface WorkflowMenuProps {
 }
 
 export function WorkflowMenu(props: WorkflowMenuProps) {
-  const { name, version, versions, onOpenVersion, onDuplicate, file, onClose, onDelete } = props;
+  const { name, version, versions, onOpenVersion, onCompareVersion, onDuplicate, file, onClose, onDelete } = props;
   const [deleting, setDeleting] = useState(false);
   const [browsing, setBrowsing] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -60,6 +62,7 @@ export function WorkflowMenu(props: WorkflowMenuProps) {
           version={version}
           load={versions}
           onOpen={onOpenVersion}
+          compare={onCompareVersion}
           onClose={(opened) => {
             setBrowsing(false);
             // A version opened: focus goes to the canvas's graph (the page itself); else back to More.

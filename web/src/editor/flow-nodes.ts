@@ -5,7 +5,7 @@
  * of nodes, a keystroke in the inspector or a run's progress redraws one node, not all.
  */
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
-import { findNodeType } from "../../../shared/graph/node-types.ts";
+import { nodeLabel } from "../../../shared/graph/node-types.ts";
 import type { JobEntry, NodeRun } from "../jobs/jobs-store.ts";
 import type { WorkflowFlowNode } from "./WorkflowNode.tsx";
 
@@ -53,7 +53,7 @@ export function flowNodes(
       position: n.position,
       selected: before?.selected ?? false,
       // What a screen reader names it by (React Flow's node is an unnamed group otherwise).
-      ariaLabel: `${n.title || findNodeType(n.type)?.title || n.type} (${n.type}), ${n.id}`,
+      ariaLabel: `${nodeLabel(n)} (${n.type}), ${n.id}`,
       // React Flow hides a node it has no size for until it measures it again: keep the size.
       ...(before?.measured ? { measured: before.measured } : {}),
       data: { type: n.type, title: n.title, values: n.data, wired, run, changed: marked },

@@ -1,11 +1,13 @@
 /**
  * The open workflow's versions besides the one on the canvas: the earlier ones the server keeps
- * (`workflows.versions`; `open` puts one's graph on the canvas as a draft) and a newer one saved
+ * (`workflows.versions`; `open` puts one's graph on the canvas as a draft, `compare` says how it differs
+ * from the canvas) and a newer one saved
  * elsewhere (an agent's `workflows.update`, another tab, MCP), which a clean canvas shows at once (one
  * undo step, so Undo brings back what was there as a draft) and beside a draft the editor is told of
  * (`newer`: its banner offers to save the draft over it or load it). This page's own saves go through
  * `write`: a change it hears of meanwhile may be its own, so it is weighed once the write has answered.
  */
+import { describeDiff, diffGraphs } from "../../../shared/graph/diff.ts";
 import type { Workflow } from "../../../shared/graph/document.ts";
 import type { EditorStore } from "./store.ts";
 import type { UserCalls } from "./user-calls.ts";
@@ -51,6 +53,24 @@ export class OpenVersions {
     if (this.store.getSnapshot().workflow?.id !== id) return "Another workflow was opened meanwhile.";
     this.store.replace((result.value as Workflow).graph);
     return undefined;
+  }
+
+  /**
+   * How an earlier version differs from the graph on the canvas, in a few lines (none: the same
+   * graph); or why it could not be read.
+   */
+  async compare(version: number): Promise<{ changes: string[] } | { problem: string }> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return { problem: "Open a workflow first." };
+    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
+    if (!result.ok) return { problem: result.error.message };
+    const { graph } = this.store.getSnapshot();
+    const changes = describeDiff(
+      diffGraphs((result.value as Workflow).graph, graph),
+      `version ${version}`,
+      "the canvas",
+    );
+    return { changes };
   }
 
   /** One of this page's own writes of the open workflow (a save, a rename). */
