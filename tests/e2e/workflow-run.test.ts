@@ -397,4 +397,55 @@ export default "ran";`,
     expect(await jobs.getByText('Inputs: who: "Alan"').count()).toBe(1);
     expect(app.problems).toEqual([]);
   });
+
+  it("puts a past run's inputs back in its workflow's run inputs, opening it, and runs with them", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+    // Echo gives back what it is given; Other is open at the end.
+    await runAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const echo = await workflows.create({ name: "Echo", graph: { nodes: [
+  { id: "text", type: "workflow.input", data: { name: "text", default: "" }, position: { x: 0, y: 0 } },
+  { id: "n", type: "workflow.input", data: { name: "n", default: 0 }, position: { x: 0, y: 150 } },
+  { id: "out", type: "workflow.output", data: { name: "text" }, position: { x: 300, y: 0 } },
+  { id: "outn", type: "workflow.output", data: { name: "n" }, position: { x: 300, y: 150 } },
+], edges: [
+  { id: "a", source: "text", sourceHandle: "output", target: "out", targetHandle: "value" },
+  { id: "b", source: "n", sourceHandle: "output", target: "outn", targetHandle: "value" },
+] } });
+await workflows.run({ workflow_id: echo.id, inputs: { text: "42", n: 7 } });
+const other = await workflows.create({ name: "Other", graph: { nodes: [], edges: [] } });
+export default other.id;`,
+    );
+    const otherId = (await finished(page)).match(/wf_[\w-]+/)?.[0];
+    await page.goto(`${app.server.url}/?workflow=${otherId}`);
+    await page.getByText("Other · version 1").waitFor();
+    await openTab(page, "Jobs");
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    const run = jobs.getByRole("listitem", { name: "Echo: completed" });
+    await expect.poll(() => run.textContent()).toContain('Inputs: text: "42", n: 7');
+    await run.getByRole("button", { name: "Use these inputs in Echo" }).click();
+
+    // Echo opens with the run's inputs, the text quoted so that it stays text; focus on the first.
+    await page.getByText("Echo · version 1").waitFor();
+    const text = page.getByRole("textbox", { name: "Input text" });
+    await expect.poll(() => text.inputValue()).toBe('"42"');
+    expect(await page.getByRole("textbox", { name: "Input n" }).inputValue()).toBe("7");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Input text");
+    await page.keyboard.press("Enter");
+    const items = jobs.getByRole("listitem", { name: "Echo: completed" });
+    await expect.poll(() => items.count()).toBe(2);
+    const stored = (await app.server.app.store
+      .sql("SELECT outputs FROM jobs ORDER BY created_at DESC, rowid DESC")
+      .get()) as {
+      outputs: string;
+    };
+    expect(JSON.parse(stored.outputs)).toEqual({ text: "42", n: 7 });
+    // The fields stay with Echo across a reload, as typed ones do.
+    await page.reload();
+    await expect.poll(() => page.getByRole("textbox", { name: "Input text" }).inputValue()).toBe('"42"');
+    expect(app.problems).toEqual([]);
+  });
 });

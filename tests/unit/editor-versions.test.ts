@@ -1,12 +1,15 @@
 /**
  * The editor store with versions saved elsewhere: a clean canvas takes a newer version as one undo
  * step, a draft keeps its base version and learns of the newer one, an earlier version's graph replaces
- * the canvas as one undo step; and the run outcome's one-line outputs and the failure question.
+ * the canvas as one undo step; the run outcome's one-line outputs and the failure question; and a past
+ * run's inputs put back in the run input fields.
  */
 import { describe, expect, it } from "vitest";
 import type { Graph, Workflow } from "../../shared/graph/document.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { aboutFailure } from "../../web/src/agent-asks.ts";
+import { inputValues } from "../../web/src/editor/RunInputs.tsx";
+import { fieldsOf } from "../../web/src/editor/run-fields.ts";
 import { EditorStore } from "../../web/src/editor/store.ts";
 import { valuesLine } from "../../web/src/panel/ValueView.tsx";
 
@@ -88,5 +91,26 @@ describe("a run's outcome in words", () => {
     expect(aboutFailure("Sum", { code: "cancelled", message: "stopped" })).toBe(
       'The job of the workflow "Sum" failed: cancelled: stopped ',
     );
+  });
+});
+
+describe("a past run's inputs as the run input fields show them", () => {
+  it("keeps text as itself, quotes text that would read as JSON, writes other values as JSON, and refuses assets", () => {
+    const fields = fieldsOf({ who: "Ada", n: 42, text42: "42", empty: "", list: [1, "a"], on: true });
+    expect(fields).toEqual({ who: "Ada", n: "42", text42: '"42"', empty: '""', list: '[1,"a"]', on: "true" });
+    // Read back as RunInputs reads them, each is the value the run was given.
+    const inputs = Object.keys(fields ?? {}).map((name) => ({ name, fallback: undefined }));
+    expect(inputValues({ ...fields }, inputs)).toEqual({
+      who: "Ada",
+      n: 42,
+      text42: "42",
+      empty: "",
+      list: [1, "a"],
+      on: true,
+    });
+    expect(fieldsOf({ image: new AssetRef("ast_1") })).toBeUndefined();
+    expect(fieldsOf({ deep: { bytes: new Uint8Array([1]) } })).toBeUndefined();
+    expect(fieldsOf({ $truncated: true, chars: 9000 })).toBeUndefined();
+    expect(fieldsOf(null)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
  * inline confirmation names the categories and what uses them; it asks once per workflow (and again
  * only for a new one). "Save first" saves the draft before it runs.
  */
-import { type RefObject, useState } from "react";
+import { type RefObject, useState, useSyncExternalStore } from "react";
 import type { Category } from "../../../shared/capabilities/types.ts";
 import type { Graph } from "../../../shared/graph/document.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
@@ -20,20 +20,6 @@ const WORDS: Record<Category, string> = {
 };
 
 const SAVE_FIRST = "run-save-first";
-const RUN_INPUTS = "run-inputs";
-
-/** The input fields last typed for a workflow (none when nothing readable is kept). */
-function keptFields(workflowId: string): Record<string, string> {
-  try {
-    const kept: unknown = JSON.parse(localStorage.getItem(`${RUN_INPUTS}:${workflowId}`) ?? "{}");
-    if (!kept || typeof kept !== "object" || Array.isArray(kept)) return {};
-    return Object.fromEntries(
-      Object.entries(kept).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-    );
-  } catch {
-    return {};
-  }
-}
 
 export interface RunControlsProps {
   /** The `Run workflow` button (Ctrl/Cmd+Enter presses it). */
@@ -41,7 +27,7 @@ export interface RunControlsProps {
   runner: WorkflowRunner;
   jobs: JobsStore;
   job: JobEntry | undefined;
-  /** The open workflow's id (the input fields typed for it are kept; render keyed by it). */
+  /** The open workflow's id (its input fields are kept in the runner's `fields`; render keyed by it). */
   workflowId: string;
   /** The graph on screen: its workflow inputs get a field each; with no nodes the button waits. */
   graph: Graph;
@@ -58,12 +44,9 @@ export function RunControls(props: RunControlsProps) {
   // Nothing to run yet: the button waits, as Save does with nothing to save.
   const empty = graph.nodes.length === 0;
   const [asking, setAsking] = useState<Effect[] | undefined>();
-  // What the person typed for each input, kept per workflow across runs and reloads.
-  const [fields, setFields] = useState<Record<string, string>>(() => keptFields(workflowId));
-  const keep = (next: Record<string, string>) => {
-    setFields(next);
-    localStorage.setItem(`${RUN_INPUTS}:${workflowId}`, JSON.stringify(next));
-  };
+  // What the person typed for each input (or took from a past run), kept per workflow across reloads.
+  const fields = useSyncExternalStore(runner.fields.subscribe, () => runner.fields.get(workflowId));
+  const keep = (next: Record<string, string>) => runner.fields.set(workflowId, next);
   const [busy, setBusy] = useState(false);
   // The person's preference for a dirty draft: run it as shown, or save it first (kept across reloads).
   const [saveFirst, setSaveFirst] = useState(() => localStorage.getItem(SAVE_FIRST) === "1");

@@ -10,12 +10,16 @@ import { effectsOf, type NodeEffect } from "../../../shared/graph/node-types.ts"
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { readAnswer } from "../ui-client.ts";
 import type { EditorController } from "./controller.ts";
+import { RunFields } from "./run-fields.ts";
 
 export type Effect = NodeEffect & { node_types: string[] };
 
 const confirmedKey = (workflowId: string) => `run-confirmed:${workflowId}`;
 
 export class WorkflowRunner {
+  /** What the run input fields hold, per workflow. */
+  readonly fields = new RunFields();
+
   constructor(
     private readonly controller: EditorController,
     private readonly jobs: JobsStore,

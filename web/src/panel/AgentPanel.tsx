@@ -15,7 +15,7 @@ import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { ActionTab } from "./ActionTab.tsx";
 import { HistoryView } from "./HistoryView.tsx";
-import { JobsView, type ShowNode } from "./JobsView.tsx";
+import { JobsView, type ShowNode, type TakeInputs } from "./JobsView.tsx";
 import { type PanelTab, PanelTabs } from "./PanelTabs.tsx";
 import { useActions } from "./useActions.ts";
 
@@ -38,6 +38,8 @@ export interface AgentPanelProps {
   asks?: AgentAsks | undefined;
   /** The page's editor (the Jobs tab can list only its open workflow's jobs). */
   editor?: EditorStore | undefined;
+  /** A past run's inputs into its workflow's run inputs (where the page has an editor). */
+  takeInputs?: TakeInputs | undefined;
 }
 
 export function AgentPanel({
@@ -52,6 +54,7 @@ export function AgentPanel({
   calls,
   asks,
   editor,
+  takeInputs,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere;
@@ -114,7 +117,16 @@ export function AgentPanel({
     {
       id: "jobs",
       label: "Jobs",
-      content: <JobsView store={jobs} visible={tab === "jobs"} showNode={showNode} ask={askAgent} editor={editor} />,
+      content: (
+        <JobsView
+          store={jobs}
+          visible={tab === "jobs"}
+          showNode={showNode}
+          ask={askAgent}
+          editor={editor}
+          takeInputs={takeInputs}
+        />
+      ),
     },
   ];
   return (

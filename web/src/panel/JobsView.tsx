@@ -3,13 +3,15 @@
  * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
  * failing node, with `Show node` to find it on the canvas (where the page has an editor; `Open workflow`
  * opens any job's) and `Ask the agent` to begin a question about it in the conversation; the inputs
- * each run was given. Kept live from the session's job events; `Show older jobs` below reads the next
+ * each run was given, which `Use these inputs` puts in the editor's run inputs. Kept live from the session's job events; `Show older jobs` below reads the next
  * page; `Only <workflow>` lists only the open workflow's jobs (following it as another is opened).
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { aboutFailure } from "../agent-asks.ts";
+import { type Fields, fieldsOf } from "../editor/run-fields.ts";
 import type { EditorStore } from "../editor/store.ts";
+import { eachFrameUntil } from "../editor/view.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { ValueView, valuesLine } from "./ValueView.tsx";
 
@@ -23,6 +25,18 @@ function duration(job: JobEntry): string {
  * when it cannot.
  */
 export type ShowNode = (workflowId: string | null, nodeId?: string) => Promise<string | undefined>;
+
+/** Puts a past run's inputs in its workflow's run inputs and opens it; answers why not, when it cannot. */
+export type TakeInputs = (workflowId: string, fields: Fields) => Promise<string | undefined>;
+
+/** Focus the first run input, once the editor shows the workflow's. */
+function focusRunInputs(): void {
+  eachFrameUntil(() => {
+    const field = document.querySelector<HTMLElement>(".run-inputs input");
+    field?.focus();
+    return field !== null && document.activeElement === field;
+  });
+}
 
 /** When a job began: the time of day for today's, with the date for older ones. */
 function started(at: string, now = new Date()): string {
@@ -38,13 +52,15 @@ interface JobItemProps {
   showNode?: ShowNode | undefined;
   /** Begins a question for the agent (absent where there is no agent to ask). */
   ask?: ((text: string) => void) | undefined;
+  takeInputs?: TakeInputs | undefined;
 }
 
-function JobItem({ job, store, showNode, ask }: JobItemProps) {
+function JobItem({ job, store, showNode, ask, takeInputs }: JobItemProps) {
   const name = job.workflow_name ?? (job.workflow_id ? job.workflow_id : "a workflow graph");
   const live = job.status === "queued" || job.status === "running";
   const [shown, setShown] = useState<string | undefined>();
   const failedNode = job.error?.node_id;
+  const fields = fieldsOf(job.inputs);
   return (
     <li className="job" aria-label={`${name}: ${job.status}`} tabIndex={-1}>
       <div className="job-head">
@@ -107,8 +123,24 @@ function JobItem({ job, store, showNode, ask }: JobItemProps) {
       ) : null}
       {shown ? <p className="status">{shown}</p> : null}
       {given(job.inputs) ? (
-        <p className="job-inputs" title={valuesLine(job.inputs)}>
-          Inputs: {valuesLine(job.inputs)}
+        <p className="job-inputs">
+          <span title={valuesLine(job.inputs)}>Inputs: {valuesLine(job.inputs)}</span>
+          {takeInputs && job.workflow_id !== null && fields !== undefined ? (
+            <button
+              type="button"
+              aria-label={`Use these inputs in ${name}`}
+              onClick={() => {
+                const workflowId = job.workflow_id;
+                if (workflowId === null) return;
+                void takeInputs(workflowId, fields).then((why) => {
+                  setShown(why);
+                  if (why === undefined) focusRunInputs();
+                });
+              }}
+            >
+              Use these inputs
+            </button>
+          ) : null}
         </p>
       ) : null}
       {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
@@ -185,6 +217,7 @@ function JobsList({
   showNode,
   ask,
   editor,
+  takeInputs,
 }: {
   store: JobsStore;
   visible: boolean;
@@ -192,6 +225,7 @@ function JobsList({
   ask?: ((text: string) => void) | undefined;
   /** The page's editor: the list can show only its open workflow's jobs (a widget has none). */
   editor?: EditorStore | undefined;
+  takeInputs?: TakeInputs | undefined;
 }) {
   const jobs = store.shown(useSyncExternalStore(store.subscribe, store.getSnapshot));
   useEffect(() => {
@@ -206,7 +240,7 @@ function JobsList({
       ) : null}
       <ul>
         {jobs.map((job) => (
-          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} />
+          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} takeInputs={takeInputs} />
         ))}
       </ul>
       {store.hasOlder ? <OlderJobs store={store} /> : null}
