@@ -360,6 +360,9 @@ export default [hello.id, bye.id];`,
       'Inputs: who: "Grace"',
     );
 
+    // Another workflow's jobs offer to open it; the open one's need not.
+    expect(await jobs.getByRole("button", { name: "Open the workflow Bye" }).count()).toBe(2);
+    expect(await jobs.getByRole("button", { name: "Open the workflow Hello" }).count()).toBe(0);
     const only = jobs.getByRole("checkbox", { name: "Only Hello" });
     await only.check();
     await expect.poll(() => items.count()).toBe(2);

@@ -1,10 +1,11 @@
 /**
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
- * the live ones on top: workflow name, status, progress, duration, outputs and the error naming the
- * failing node, with `Show node` to find it on the canvas (where the page has an editor; `Open workflow`
- * opens any job's) and `Ask the agent` to begin a question about it in the conversation; the inputs
- * each run was given, which `Use these inputs` puts in the editor's run inputs. Kept live from the session's job events; `Show older jobs` below reads the next
- * page; `Only <workflow>` lists only the open workflow's jobs (following it as another is opened).
+ * the live ones on top: workflow name, status, progress, duration, the inputs each run was given,
+ * outputs and the error naming the failing node. Where the page has an editor: `Show node` finds that
+ * node on the canvas, `Open workflow` opens another workflow's job, `Use these inputs` puts a run's
+ * inputs in its workflow's run inputs, and `Only <workflow>` lists only the open workflow's jobs
+ * (following it as another is opened). `Ask the agent` begins a question about a failure in the
+ * conversation. Kept live from the session's job events; `Show older jobs` below reads the next page.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
@@ -53,9 +54,11 @@ interface JobItemProps {
   /** Begins a question for the agent (absent where there is no agent to ask). */
   ask?: ((text: string) => void) | undefined;
   takeInputs?: TakeInputs | undefined;
+  /** Its workflow is the one open in the editor (no `Open workflow` then). */
+  open: boolean;
 }
 
-function JobItem({ job, store, showNode, ask, takeInputs }: JobItemProps) {
+function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) {
   const name = job.workflow_name ?? (job.workflow_id ? job.workflow_id : "a workflow graph");
   const live = job.status === "queued" || job.status === "running";
   const [shown, setShown] = useState<string | undefined>();
@@ -81,7 +84,7 @@ function JobItem({ job, store, showNode, ask, takeInputs }: JobItemProps) {
         <time dateTime={job.created_at} className="job-time" title={new Date(job.created_at).toLocaleString()}>
           {started(job.created_at)}
         </time>
-        {showNode && job.workflow_id !== null ? (
+        {showNode && job.workflow_id !== null && !open ? (
           <button
             type="button"
             className="open-workflow"
@@ -169,8 +172,7 @@ const noSubscribe = () => () => {};
  * `Only <workflow>`: the list shows only the open workflow's jobs, and follows the workflow opened
  * next (with none open, every job).
  */
-function OnlyOpen({ store, editor }: { store: JobsStore; editor: EditorStore }) {
-  const open = useOpenWorkflow(editor);
+function OnlyOpen({ store, open }: { store: JobsStore; open: { id: string; name: string } | undefined }) {
   const [only, setOnly] = useState(false);
   const target = only && open ? open.id : undefined;
   useEffect(() => {
@@ -228,19 +230,28 @@ function JobsList({
   takeInputs?: TakeInputs | undefined;
 }) {
   const jobs = store.shown(useSyncExternalStore(store.subscribe, store.getSnapshot));
+  const open = useOpenWorkflow(editor);
   useEffect(() => {
     if (visible) void store.refresh();
   }, [store, visible]);
   return (
     <section className="jobs" aria-label="Jobs">
-      {editor ? <OnlyOpen store={store} editor={editor} /> : null}
+      {editor ? <OnlyOpen store={store} open={open} /> : null}
       {store.error ? <p className="error">{store.error}</p> : null}
       {jobs.length === 0 ? (
         <p className="status">{store.onlyWorkflow ? "This workflow has not run yet." : "No workflow has run yet."}</p>
       ) : null}
       <ul>
         {jobs.map((job) => (
-          <JobItem key={job.job_id} job={job} store={store} showNode={showNode} ask={ask} takeInputs={takeInputs} />
+          <JobItem
+            key={job.job_id}
+            job={job}
+            store={store}
+            showNode={showNode}
+            ask={ask}
+            takeInputs={takeInputs}
+            open={open !== undefined && job.workflow_id === open.id}
+          />
         ))}
       </ul>
       {store.hasOlder ? <OlderJobs store={store} /> : null}
