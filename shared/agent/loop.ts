@@ -47,6 +47,8 @@ export interface AgentLoopOptions {
   history: readonly AgentMessage[];
   /** The person's new message. */
   request: string;
+  /** What the page showed when the person sent it (the editor's open workflow and selection). */
+  context?: string | undefined;
   model_id?: string | undefined;
   stepCap?: number;
   /** Tokens (input + output) this run may use; past it the loop stops after the current turn. */
@@ -72,7 +74,11 @@ export async function runAgent(options: AgentLoopOptions): Promise<AgentOutcome>
   };
   const done = (status: AgentStatus, answer: string): AgentOutcome => ({ status, answer, added, usage, steps });
 
-  push({ role: "user", content: [{ type: "text", text: options.request }] });
+  push({
+    role: "user",
+    content: [{ type: "text", text: options.request }],
+    ...(options.context ? { context: options.context } : {}),
+  });
   for (;;) {
     if (options.signal.aborted) return done("stopped", "cancelled: Stopped by the user.");
     const streamed = await streamTurn(options, conversation, usage);

@@ -39,7 +39,12 @@ export const TurnEnd = z.object({
 export type TurnEnd = z.infer<typeof TurnEnd>;
 
 export const AgentMessage = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("user"), content: z.array(ContentPart).max(100) }),
+  z.object({
+    role: z.literal("user"),
+    content: z.array(ContentPart).max(100),
+    /** What the page showed when it was sent (the editor's open workflow and selection): the model reads it after the text. */
+    context: z.string().max(2000).optional(),
+  }),
   z.object({
     role: z.literal("assistant"),
     text: z.string().max(2_000_000),
@@ -60,6 +65,12 @@ export const AgentMessage = z.discriminatedUnion("role", [
   }),
 ]);
 export type AgentMessage = z.infer<typeof AgentMessage>;
+
+/** A user message's parts as the model reads them: the person's, then the page's context when sent. */
+export function userParts(message: Extract<AgentMessage, { role: "user" }>): ContentPart[] {
+  if (!message.context) return message.content;
+  return [...message.content, { type: "text", text: `(Sent from the editor. ${message.context})` }];
+}
 
 export const TokenUsage = z.object({
   input_tokens: z.number().int().min(0),

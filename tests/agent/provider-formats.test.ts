@@ -2,7 +2,8 @@
  * The conversation as each provider receives it, checked on the scripted servers, which answer 400
  * for what the real APIs refuse (a tool call without its result, a tool message with an image, an
  * empty text block, a tool id out of pattern): images from the person and from tools, tool calls,
- * error results, ids from another provider, and whether a key is sent.
+ * error results, ids from another provider, what the editor showed as a message was sent, and whether a
+ * key is sent.
  */
 import { describe, expect, it } from "vitest";
 import { chatRequest, createOpenAIProvider } from "../../server-bridge/agent/providers/openai.ts";
@@ -52,8 +53,11 @@ const CONVERSATION: AgentMessage[] = [
     content: [{ type: "text", text: "invalid_tool_arguments: the arguments are not JSON" }],
     is_error: true,
   },
-  userSays("And now?"),
+  // Sent from the editor: what it showed follows the person's text.
+  { role: "user", content: [{ type: "text", text: "And now?" }], context: "The editor has no workflow open." },
 ];
+
+const SENT_WITH = "(Sent from the editor. The editor has no workflow open.)";
 
 describe("the conversation in OpenAI's format", () => {
   const kind = KINDS[0] as Kind;
@@ -95,7 +99,7 @@ describe("the conversation in OpenAI's format", () => {
         { role: "tool", tool_call_id: "call_a", content: "The image is in the next message." },
         { role: "tool", tool_call_id: "call_b", content: "invalid_tool_arguments: the arguments are not JSON" },
         { role: "user", content: [{ type: "text", text: "The image from the view_image result (call_a):" }, image] },
-        { role: "user", content: "And now?" },
+        { role: "user", content: `And now?\n\n${SENT_WITH}` },
       ],
     });
   });
@@ -151,6 +155,7 @@ describe("the conversation in Anthropic's format", () => {
               is_error: true,
             },
             { type: "text", text: "And now?" },
+            { type: "text", text: SENT_WITH },
           ],
         },
       ],

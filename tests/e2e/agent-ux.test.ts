@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { action, agent, conversation, conversationAction, send } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
+import { addNode, newWorkflow, select } from "./editor.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
 const focused = (page: Page) =>
@@ -334,6 +335,45 @@ export default (await workflows.create({ name: "Waited" })).name;`;
       );
     expect(await overflow('[aria-label="Conversation"]')).toBeGreaterThan(0);
     expect(await overflow("#agent-panel")).toBeLessThanOrEqual(1);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("tells the model what the editor shows with each message: the open workflow and the selected nodes", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ text: "Nothing open." }, { text: "That is the Sum node." }],
+    });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page } = app;
+    await page.getByRole("combobox", { name: "Model" }).waitFor();
+    await send(page, "what is open?");
+    await conversation(page).getByText("Nothing open.").waitFor();
+    const userText = (request: unknown) => {
+      const messages = (request as { messages: { role: string; content: unknown }[] }).messages;
+      const content = messages.filter((m) => m.role === "user").at(-1)?.content;
+      return typeof content === "string" ? content : JSON.stringify(content);
+    };
+    expect(userText(fake.requests[0])).toContain("what is open?");
+    expect(userText(fake.requests[0])).toContain("The editor has no workflow open.");
+
+    await newWorkflow(page, "Totals");
+    await addNode(page, "add", "math.add");
+    await addNode(page, "number", "constant.number");
+    await select(page, "math_add");
+    await page.getByRole("textbox", { name: "Title" }).fill("Sum");
+    await send(page, "what does this node do?");
+    await conversation(page).getByText("That is the Sum node.").waitFor();
+    const id = await page.evaluate(() => new URL(location.href).searchParams.get("workflow"));
+    const told = userText(fake.requests[1]);
+    expect(told).toContain("what does this node do?");
+    expect(told).toContain(
+      `The editor has the workflow "Totals" (${id}) open: version 1 with unsaved changes, 2 nodes, 0 connections. Selected: math_add ("Sum").`,
+    );
+    // The person sees what was sent with their message, collapsed under it.
+    await conversation(page).getByText("Sent with what the editor showed").last().click();
+    await conversation(page).getByText("Selected: math_add").waitFor();
+    // It is part of the stored conversation: a reload shows it again.
+    await page.reload();
+    await expect.poll(() => conversation(page).getByText("Sent with what the editor showed").count()).toBe(2);
     expect(app.problems).toEqual([]);
   });
 });

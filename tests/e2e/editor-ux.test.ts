@@ -81,11 +81,13 @@ export default "moved";`,
     const finder = page.getByRole("region", { name: "Find a node" });
     const field = finder.getByRole("combobox", { name: "Search the workflow's nodes" });
     await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect(await finder.getByRole("option").allTextContents()).toEqual([
-      "Text length text.length · text_length",
-      "Price with tax math.multiply · math_multiply",
-      "Add math.add · math_add",
-    ]);
+    await expect
+      .poll(() => finder.getByRole("option").allTextContents())
+      .toEqual([
+        "Text length text.length · text_length",
+        "Price with tax math.multiply · math_multiply",
+        "Add math.add · math_add",
+      ]);
     await page.keyboard.type("tax");
     await expect
       .poll(() => finder.getByRole("option").allTextContents())

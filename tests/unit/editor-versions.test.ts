@@ -2,12 +2,13 @@
  * The editor store with versions saved elsewhere: a clean canvas takes a newer version as one undo
  * step, a draft keeps its base version and learns of the newer one, an earlier version's graph replaces
  * the canvas as one undo step; the run outcome's one-line outputs and the failure question; and a past
- * run's inputs put back in the run input fields.
+ * run's inputs put back in the run input fields; what the agent is told of the editor.
  */
 import { describe, expect, it } from "vitest";
 import type { Graph, Workflow } from "../../shared/graph/document.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { aboutFailure } from "../../web/src/agent-asks.ts";
+import { editorContext } from "../../web/src/editor/agent-context.ts";
 import { inputValues } from "../../web/src/editor/RunInputs.tsx";
 import { fieldsOf } from "../../web/src/editor/run-fields.ts";
 import { EditorStore } from "../../web/src/editor/store.ts";
@@ -112,5 +113,26 @@ describe("a past run's inputs as the run input fields show them", () => {
     expect(fieldsOf({ deep: { bytes: new Uint8Array([1]) } })).toBeUndefined();
     expect(fieldsOf({ $truncated: true, chars: 9000 })).toBeUndefined();
     expect(fieldsOf(null)).toBeUndefined();
+  });
+});
+
+describe("what the agent is told of the editor with each message", () => {
+  it("names the open workflow, its version, unsaved changes, size and the selected nodes, quoting and cutting names", () => {
+    const store = new EditorStore();
+    expect(editorContext({ store, selection: [] })).toBe("The editor has no workflow open.");
+    const graph = graphOf("a", "b");
+    const [a] = graph.nodes;
+    if (a) a.title = `Sum ${"x".repeat(100)} "quoted"`;
+    store.open({ ...workflow(3, graph), name: "Totals" });
+    expect(editorContext({ store, selection: ["b", "gone"] })).toBe(
+      'The editor has the workflow "Totals" (wf_1) open: version 3, 2 nodes, 0 connections. Selected: b ("Number").',
+    );
+    store.open({ ...workflow(3, graphOf("a")), name: "Totals" }, { graph, version: 3 });
+    const told = editorContext({ store, selection: ["a"] });
+    expect(told).toContain("version 3 with unsaved changes, 2 nodes");
+    expect(told).toContain(`Selected: a ("Sum ${"x".repeat(75)}…").`);
+    const many = graphOf(...Array.from({ length: 12 }, (_, i) => `n${i}`));
+    store.open({ ...workflow(1, many), name: "Many" });
+    expect(editorContext({ store, selection: many.nodes.map((n) => n.id) })).toMatch(/n9 \("Number"\) and 2 more\.$/);
   });
 });

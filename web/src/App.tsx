@@ -122,6 +122,7 @@ export function App() {
                 showNode={(workflowId, nodeId) => page.editor.reveal(workflowId, nodeId)}
                 asks={page.asks}
                 editor={page.editor.store}
+                agentContext={page.agentContext}
                 takeInputs={(workflowId, fields) => {
                   page.runner.fields.set(workflowId, fields);
                   return page.editor.reveal(workflowId);

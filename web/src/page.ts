@@ -7,6 +7,7 @@ import type { SessionEvent } from "../../shared/protocol/server.ts";
 import { subtaskProgress } from "./agent/subtask-progress.ts";
 import { AgentAsks } from "./agent-asks.ts";
 import { api, transport } from "./api.ts";
+import { editorContext } from "./editor/agent-context.ts";
 import { EditorController } from "./editor/controller.ts";
 import { WorkflowRunner } from "./editor/runner.ts";
 import { EditorStore } from "./editor/store.ts";
@@ -24,6 +25,8 @@ export interface PageParts {
   sandbox: SandboxClient;
   /** Questions for the agent that the editor and the jobs list begin (agent-asks.ts). */
   asks: AgentAsks;
+  /** What the agent is told of the editor with each message (agent-context.ts). */
+  agentContext(): string;
   onEvent(event: SessionEvent): void;
 }
 
@@ -46,6 +49,7 @@ export function createPage(sessionId: string): PageParts {
     jobs,
     runner: new WorkflowRunner(editor, jobs),
     asks: new AgentAsks(),
+    agentContext: () => editorContext(editor),
     sandbox: createSandboxClient({ sessionId, transport, ui: new UiClient(api, editorUiTarget(editor, focusTab)) }),
     onEvent(event) {
       if (event.type === "workflow_changed") workflows.apply(event);

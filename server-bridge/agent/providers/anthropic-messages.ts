@@ -13,7 +13,7 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import type { AgentMessage, ContentPart, ToolCall } from "../../../shared/agent/messages.ts";
+import { type AgentMessage, type ContentPart, type ToolCall, userParts } from "../../../shared/agent/messages.ts";
 
 export function toAnthropicMessages(messages: readonly AgentMessage[]): MessageParam[] {
   const out: { role: "user" | "assistant"; content: ContentBlockParam[] }[] = [];
@@ -26,7 +26,7 @@ export function toAnthropicMessages(messages: readonly AgentMessage[]): MessageP
   for (const message of messages) {
     switch (message.role) {
       case "user":
-        add("user", message.content.flatMap(block));
+        add("user", userParts(message).flatMap(block));
         break;
       case "assistant":
         add("assistant", [

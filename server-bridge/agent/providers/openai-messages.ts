@@ -11,7 +11,7 @@ import type {
   ChatCompletionContentPartImage,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import type { AgentMessage, ContentPart } from "../../../shared/agent/messages.ts";
+import { type AgentMessage, type ContentPart, userParts } from "../../../shared/agent/messages.ts";
 
 export function toChatMessages(system: string, messages: readonly AgentMessage[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = system ? [{ role: "system", content: system }] : [];
@@ -24,7 +24,7 @@ export function toChatMessages(system: string, messages: readonly AgentMessage[]
     if (message.role !== "tool") flushImages();
     switch (message.role) {
       case "user": {
-        const content = userContent(message.content);
+        const content = userContent(userParts(message));
         if (content !== undefined) out.push({ role: "user", content });
         break;
       }

@@ -35,9 +35,11 @@ export interface ConversationProps {
   calls?: UserCalls | undefined;
   /** A question begun elsewhere (agent-asks.ts), the newest by its number: it goes into Message. */
   ask?: { text: string; n: number } | undefined;
+  /** What the page shows, sent with each message (the editor's open workflow and selection; stable). */
+  context?: (() => string | undefined) | undefined;
 }
 
-function ConversationView({ api, sandbox, mode, persistence, openInAction, calls, ask }: ConversationProps) {
+function ConversationView({ api, sandbox, mode, persistence, openInAction, calls, ask, context }: ConversationProps) {
   const agent = useAgent(api, sandbox, mode, persistence);
   const attachments = useAttachments(calls);
   const [draft, setDraft] = useState("");
@@ -120,7 +122,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
     toNewest();
     // A request that never reached the conversation (the server refused or could not be reached) goes
     // back in the box, unless the person has begun another.
-    void agent.send(text).then((reached) => {
+    void agent.send(text, context?.()).then((reached) => {
       if (!reached && draftRef.current === "") lost();
     });
   };

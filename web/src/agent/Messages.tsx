@@ -71,6 +71,12 @@ const MessageEntry = memo(
         return (
           <div className="user">
             <Parts parts={message.content} />
+            {message.context ? (
+              <details className="sent-with">
+                <summary>Sent with what the editor showed</summary>
+                <p>{message.context}</p>
+              </details>
+            ) : null}
           </div>
         );
       case "assistant": {

@@ -174,9 +174,12 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persisten
     [api],
   );
 
-  /** Runs a request; resolves false when it never reached the thread (the caller keeps the text). */
+  /**
+   * Runs a request (with `context`, what the page showed as it was sent); resolves false when it never
+   * reached the thread (the caller keeps the text).
+   */
   const send = useCallback(
-    async (request: string): Promise<boolean> => {
+    async (request: string, context?: string): Promise<boolean> => {
       if (running || !request.trim()) return false;
       setRunning(true);
       setError(undefined);
@@ -207,6 +210,7 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persisten
           model_id: model,
           history,
           request,
+          context,
           stepCap,
           signal: controller.signal,
           execute: async (code, { signal }) => {

@@ -40,6 +40,8 @@ export interface AgentPanelProps {
   editor?: EditorStore | undefined;
   /** A past run's inputs into its workflow's run inputs (where the page has an editor). */
   takeInputs?: TakeInputs | undefined;
+  /** What the page shows, sent to the agent with each message (the editor's; a stable function). */
+  agentContext?: (() => string | undefined) | undefined;
 }
 
 export function AgentPanel({
@@ -55,6 +57,7 @@ export function AgentPanel({
   asks,
   editor,
   takeInputs,
+  agentContext,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere;
@@ -102,6 +105,7 @@ export function AgentPanel({
           openInAction={openInAction}
           calls={calls}
           ask={ask}
+          context={agentContext}
         />
       ),
       fill: true,
