@@ -259,4 +259,25 @@ describe("jobs on real graphs", () => {
     }
     expect(await live.run.invoke("list_jobs", {})).toMatchObject({ ok: true, value: { count: 0 } });
   });
+
+  it("lists jobs a page at a time: before a job's id, the ones older than it, and none before another user's", async () => {
+    await using server = await startTestServer();
+    const { call } = await openRun(server, "auto");
+    const started: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const graph = { nodes: [node("c", "constant.number", { value: i })], edges: [] };
+      started.push(answerValue<{ job_id: string }>(await call(WORKFLOWS, "run", [{ graph }])).job_id);
+    }
+    const page = async (args: Record<string, unknown>) =>
+      answerValue<{ jobs: { job_id: string }[] }>(await call(JOBS, "list", [args])).jobs.map((job) => job.job_id);
+    const newest = [...started].reverse();
+    const first = await page({ limit: 2 });
+    expect(first).toEqual(newest.slice(0, 2));
+    const second = await page({ limit: 2, before: first.at(-1) });
+    expect(second).toEqual(newest.slice(2, 4));
+    expect(await page({ limit: 2, before: second.at(-1) })).toEqual(newest.slice(4));
+    expect(await page({ limit: 2, before: newest.at(-1) })).toEqual([]);
+    // Another user's job id (or one that does not exist) pages nothing of this user's.
+    expect(await page({ before: "job_nope" })).toEqual([]);
+  });
 });

@@ -68,6 +68,12 @@ export const listJobs = defineSpec({
     limit: z.number().int().min(1).max(200).default(20),
     status: z.enum(["queued", "running", "completed", "failed", "cancelled"]).optional(),
     workflow_id: z.string().min(1).max(200).optional(),
+    before: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Only jobs older than this job (the next page: the last job_id of the previous list)"),
   }),
   output: z.strictObject({ jobs: z.array(JobSummary), count: z.number().int() }),
 });
