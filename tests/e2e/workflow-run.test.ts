@@ -4,6 +4,7 @@
  * the job's progress, the action reads the outputs; then a long run is started and cancelled.
  */
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
 import { newWorkflow, node, openTab } from "./editor.ts";
@@ -20,6 +21,13 @@ async function inView(page: Page, id: string): Promise<boolean> {
     box.x + box.width <= canvas.x + canvas.width &&
     box.y + box.height <= canvas.y + canvas.height
   );
+}
+
+/** Runs `code` as an action in auto mode (nothing asks); answers the result's text. */
+async function autoAction(page: Page, code: string): Promise<string> {
+  await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+  await runAction(page, code);
+  return finished(page);
 }
 
 const BUILD_AND_RUN = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";
@@ -321,9 +329,8 @@ export default "again";`,
   it("lists only the open workflow's jobs when asked, following the workflow opened next, each with its inputs", async () => {
     await using app = await openApp();
     const { page } = app;
-    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     // Two workflows greeting whoever they are given; each runs twice, and a graph runs once.
-    await runAction(
+    await autoAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 const graph = (greeting) => ({ nodes: [
@@ -343,7 +350,6 @@ for (const who of ["Ada", "Grace"]) {
 await workflows.run({ graph: { nodes: [{ id: "n", type: "constant.string", data: { value: "loose" }, position: { x: 0, y: 0 } }], edges: [] } });
 export default [hello.id, bye.id];`,
     );
-    await finished(page);
     const rows = (await app.server.app.store.sql("SELECT id FROM workflows ORDER BY name DESC").all()) as {
       id: string;
     }[];
@@ -394,6 +400,11 @@ export default "ran";`,
     await openTab(page, "Jobs");
     expect(await items.count()).toBe(3);
     expect(await jobs.getByText("Alan").count()).toBe(0);
+    // The choice stays across a reload.
+    await page.reload();
+    await openTab(page, "Jobs");
+    expect(await jobs.getByRole("checkbox", { name: "Only Bye" }).isChecked()).toBe(true);
+    await expect.poll(() => items.count()).toBe(3);
     // Unchecked: every job again, the new one among them.
     await jobs.getByRole("checkbox", { name: "Only Bye" }).uncheck();
     await expect.poll(() => items.count()).toBe(7);
@@ -404,9 +415,8 @@ export default "ran";`,
   it("puts a past run's inputs back in its workflow's run inputs, opening it, and runs with them", async () => {
     await using app = await openApp();
     const { page } = app;
-    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
     // Echo gives back what it is given; Other is open at the end.
-    await runAction(
+    const made = await autoAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
 const echo = await workflows.create({ name: "Echo", graph: { nodes: [
@@ -422,8 +432,7 @@ await workflows.run({ workflow_id: echo.id, inputs: { text: "42", n: 7 } });
 const other = await workflows.create({ name: "Other", graph: { nodes: [], edges: [] } });
 export default other.id;`,
     );
-    const otherId = (await finished(page)).match(/wf_[\w-]+/)?.[0];
-    await page.goto(`${app.server.url}/?workflow=${otherId}`);
+    await page.goto(`${app.server.url}/?workflow=${made.match(/wf_[\w-]+/)?.[0]}`);
     await page.getByText("Other · version 1").waitFor();
     await openTab(page, "Jobs");
     const jobs = page.getByRole("region", { name: "Jobs" });
@@ -449,6 +458,61 @@ export default other.id;`,
     // The fields stay with Echo across a reload, as typed ones do.
     await page.reload();
     await expect.poll(() => page.getByRole("textbox", { name: "Input text" }).inputValue()).toBe('"42"');
+    expect(app.problems).toEqual([]);
+  });
+
+  it("runs a workflow whose input takes an image with one of the person's assets, picked or uploaded beside Run workflow", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const made = await autoAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const wf = await workflows.create({ name: "Shrink", graph: { nodes: [
+  { id: "in", type: "workflow.input", data: { name: "photo" }, position: { x: 0, y: 0 } },
+  { id: "resize", type: "image.resize", data: { width: 16 }, position: { x: 250, y: 0 } },
+  { id: "out", type: "workflow.output", data: { name: "small" }, position: { x: 500, y: 0 } },
+], edges: [
+  { id: "e1", source: "in", sourceHandle: "output", target: "resize", targetHandle: "image" },
+  { id: "e2", source: "resize", sourceHandle: "output", target: "out", targetHandle: "value" },
+] } });
+export default wf.id;`,
+    );
+    await page.goto(`${server.url}/?workflow=${made.match(/wf_[\w-]+/)?.[0]}`);
+    await page.getByText("Shrink · version 1").waitFor();
+    // Not a text field: a picker of the person's images, and an upload.
+    const picker = page.getByRole("combobox", { name: "Input photo" });
+    await picker.waitFor();
+    expect(await page.getByRole("textbox", { name: "Input photo" }).count()).toBe(0);
+    const red = await sharp({ create: { width: 32, height: 24, channels: 3, background: "red" } })
+      .png()
+      .toBuffer();
+    await page
+      .getByLabel("Upload image for photo")
+      .setInputFiles({ name: "red.png", mimeType: "image/png", buffer: red });
+    await expect.poll(async () => (await picker.locator("option:checked").textContent()) ?? "").toContain("red.png");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    // Resizing saves an asset: the first run asks.
+    await page.getByRole("button", { name: "Yes, run it" }).click();
+    await page.getByText(/^small: asset ast_/).waitFor();
+    const stored = (await server.app.store.sql("SELECT inputs, status FROM jobs").get()) as {
+      inputs: string;
+      status: string;
+    };
+    expect(stored.status).toBe("completed");
+    const [asset] = (await server.app.store.sql("SELECT id FROM assets WHERE name = 'red.png'").all()) as {
+      id: string;
+    }[];
+    expect(JSON.parse(stored.inputs)).toEqual({ photo: asset?.id });
+
+    // Emptied, the run has no image to take: the job fails at the input, saying so.
+    await picker.selectOption("");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByText(/Failed at Workflow input/).waitFor();
+    // Use these inputs brings the image back to the picker.
+    await openTab(page, "Jobs");
+    const done = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Shrink: completed" });
+    await done.getByRole("button", { name: "Use these inputs in Shrink" }).click();
+    await expect.poll(async () => (await picker.locator("option:checked").textContent()) ?? "").toContain("red.png");
     expect(app.problems).toEqual([]);
   });
 });

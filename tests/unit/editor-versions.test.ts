@@ -9,7 +9,7 @@ import type { Graph, Workflow } from "../../shared/graph/document.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { aboutFailure } from "../../web/src/agent-asks.ts";
 import { editorContext } from "../../web/src/editor/agent-context.ts";
-import { inputValues } from "../../web/src/editor/RunInputs.tsx";
+import { inputValues, runInputs } from "../../web/src/editor/RunInputs.tsx";
 import { fieldsOf } from "../../web/src/editor/run-fields.ts";
 import { EditorStore } from "../../web/src/editor/store.ts";
 import { valuesLine } from "../../web/src/panel/ValueView.tsx";
@@ -96,7 +96,7 @@ describe("a run's outcome in words", () => {
 });
 
 describe("a past run's inputs as the run input fields show them", () => {
-  it("keeps text as itself, quotes text that would read as JSON, writes other values as JSON, and refuses assets", () => {
+  it("keeps text as itself, quotes text that would read as JSON, an asset as its id, other values as JSON", () => {
     const fields = fieldsOf({ who: "Ada", n: 42, text42: "42", empty: "", list: [1, "a"], on: true });
     expect(fields).toEqual({ who: "Ada", n: "42", text42: '"42"', empty: '""', list: '[1,"a"]', on: "true" });
     // Read back as RunInputs reads them, each is the value the run was given.
@@ -109,7 +109,8 @@ describe("a past run's inputs as the run input fields show them", () => {
       list: [1, "a"],
       on: true,
     });
-    expect(fieldsOf({ image: new AssetRef("ast_1") })).toBeUndefined();
+    // An asset is its id, as an asset field holds it.
+    expect(fieldsOf({ image: new AssetRef("ast_1") })).toEqual({ image: "ast_1" });
     expect(fieldsOf({ deep: { bytes: new Uint8Array([1]) } })).toBeUndefined();
     expect(fieldsOf({ $truncated: true, chars: 9000 })).toBeUndefined();
     expect(fieldsOf(null)).toBeUndefined();
@@ -134,5 +135,38 @@ describe("what the agent is told of the editor with each message", () => {
     const many = graphOf(...Array.from({ length: 12 }, (_, i) => `n${i}`));
     store.open({ ...workflow(1, many), name: "Many" });
     expect(editorContext({ store, selection: many.nodes.map((n) => n.id) })).toMatch(/n9 \("Number"\) and 2 more\.$/);
+  });
+});
+
+describe("run inputs that take an asset", () => {
+  it("picks an asset for an input that feeds only image (or audio, file) inputs, and passes its id", () => {
+    const at = { x: 0, y: 0 };
+    const graph: Graph = {
+      nodes: [
+        { id: "photo", type: "workflow.input", data: { name: "photo" }, position: at },
+        { id: "width", type: "workflow.input", data: { name: "width", default: 16 }, position: at },
+        { id: "resize", type: "image.resize", data: {}, position: at },
+        { id: "both", type: "workflow.input", data: { name: "both" }, position: at },
+        { id: "out", type: "workflow.output", data: { name: "x" }, position: at },
+      ],
+      edges: [
+        { id: "a", source: "photo", sourceHandle: "output", target: "resize", targetHandle: "image" },
+        { id: "b", source: "width", sourceHandle: "output", target: "resize", targetHandle: "width" },
+        // One that feeds an any-typed input is text.
+        { id: "c", source: "both", sourceHandle: "output", target: "out", targetHandle: "value" },
+      ],
+    };
+    const inputs = runInputs(graph);
+    expect(inputs.map((input) => [input.name, input.asset])).toEqual([
+      ["photo", "image"],
+      ["width", undefined],
+      ["both", undefined],
+    ]);
+    // The asset field's id stays text (the engine takes an asset id), even one that would read as JSON.
+    expect(inputValues({ photo: "ast_1", width: "32", both: "7" }, inputs)).toEqual({
+      photo: "ast_1",
+      width: 32,
+      both: 7,
+    });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * An asset input in the inspector: pick one of the user's assets of the right kind, or upload a file
  * (saved as a new asset, the person's own act). The node keeps the asset's id; an image shows as a
- * thumbnail.
+ * thumbnail. `compact` (a run input beside Run workflow): its own id and name, no thumbnail.
  */
 import { useCallback, useEffect, useState } from "react";
 import { AssetView } from "../panel/ValueView.tsx";
@@ -15,7 +15,14 @@ interface AssetSummary {
 
 const PREFIX: Record<string, string | undefined> = { image: "image/", audio: "audio/", file: undefined };
 
-export function AssetField({ spec, value, onChange, onDone, calls }: FieldProps) {
+export function AssetField({
+  spec,
+  value,
+  onChange,
+  onDone,
+  calls,
+  compact,
+}: FieldProps & { compact?: { id: string; label: string } | undefined }) {
   const [assets, setAssets] = useState<AssetSummary[]>([]);
   const [problem, setProblem] = useState<string | undefined>();
   const prefix = PREFIX[spec.type];
@@ -31,7 +38,8 @@ export function AssetField({ spec, value, onChange, onDone, calls }: FieldProps)
   return (
     <div className="asset-field">
       <select
-        id={`field-${spec.name}`}
+        id={compact?.id ?? `field-${spec.name}`}
+        aria-label={compact?.label}
         value={id ?? ""}
         onChange={(event) => {
           onChange(event.target.value || undefined);
@@ -46,8 +54,8 @@ export function AssetField({ spec, value, onChange, onDone, calls }: FieldProps)
           </option>
         ))}
       </select>
-      <label className="upload">
-        Upload {spec.type}
+      <label className="upload" aria-label={compact ? `Upload ${spec.type} for ${spec.name}` : undefined}>
+        {compact ? "Upload" : `Upload ${spec.type}`}
         <input
           type="file"
           accept={prefix ? `${prefix}*` : undefined}
@@ -74,7 +82,7 @@ export function AssetField({ spec, value, onChange, onDone, calls }: FieldProps)
           {problem}
         </span>
       ) : null}
-      {id ? <AssetView id={id} thumbnail /> : null}
+      {id && !compact ? <AssetView id={id} thumbnail /> : null}
     </div>
   );
 }

@@ -312,6 +312,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
               if (workflow) void controller.reveal(workflow.id, nodeId).then(problem);
             }}
             onAsk={asks && canAsk ? (text) => asks.ask(text) : undefined}
+            calls={controller.calls}
           />
         }
         onMessage={problem}

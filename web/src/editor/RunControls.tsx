@@ -8,9 +8,11 @@ import { type RefObject, useState, useSyncExternalStore } from "react";
 import type { Category } from "../../../shared/capabilities/types.ts";
 import type { Graph } from "../../../shared/graph/document.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
+import { useStoredFlag } from "../stored-flag.ts";
 import { inputValues, RunInputs, runInputs } from "./RunInputs.tsx";
 import { RunOutcome } from "./RunOutcome.tsx";
 import type { Effect, WorkflowRunner } from "./runner.ts";
+import type { UserCalls } from "./user-calls.ts";
 
 const WORDS: Record<Category, string> = {
   read: "read",
@@ -18,8 +20,6 @@ const WORDS: Record<Category, string> = {
   execute: "execute (run other work)",
   external: "reach outside (external)",
 };
-
-const SAVE_FIRST = "run-save-first";
 
 export interface RunControlsProps {
   /** The `Run workflow` button (Ctrl/Cmd+Enter presses it). */
@@ -36,10 +36,12 @@ export interface RunControlsProps {
   onShowNode(nodeId: string): void;
   /** Begins a question for the agent (the outcome's `Ask the agent`; absent without an agent). */
   onAsk?: ((text: string) => void) | undefined;
+  /** The person's calls (an asset input lists their assets). */
+  calls: UserCalls;
 }
 
 export function RunControls(props: RunControlsProps) {
-  const { button, workflowId, runner, jobs, job, graph, onMessage, onShowNode, onAsk } = props;
+  const { button, workflowId, runner, jobs, job, graph, onMessage, onShowNode, onAsk, calls } = props;
   const inputs = runInputs(graph);
   // Nothing to run yet: the button waits, as Save does with nothing to save.
   const empty = graph.nodes.length === 0;
@@ -49,7 +51,7 @@ export function RunControls(props: RunControlsProps) {
   const keep = (next: Record<string, string>) => runner.fields.set(workflowId, next);
   const [busy, setBusy] = useState(false);
   // The person's preference for a dirty draft: run it as shown, or save it first (kept across reloads).
-  const [saveFirst, setSaveFirst] = useState(() => localStorage.getItem(SAVE_FIRST) === "1");
+  const [saveFirst, setSaveFirst] = useStoredFlag("run-save-first");
   const live = job !== undefined && (job.status === "queued" || job.status === "running");
 
   const start = async () => {
@@ -92,17 +94,10 @@ export function RunControls(props: RunControlsProps) {
           Cancel
         </button>
       ) : null}
-      <RunInputs inputs={inputs} fields={fields} onChange={keep} onSubmit={() => void press()} />
+      <RunInputs inputs={inputs} fields={fields} onChange={keep} onSubmit={() => void press()} calls={calls} />
       <label className="save-first">
-        <input
-          type="checkbox"
-          checked={saveFirst}
-          onChange={(event) => {
-            setSaveFirst(event.target.checked);
-            localStorage.setItem(SAVE_FIRST, event.target.checked ? "1" : "0");
-          }}
-        />{" "}
-        Save first
+        <input type="checkbox" checked={saveFirst} onChange={(event) => setSaveFirst(event.target.checked)} /> Save
+        first
       </label>
       {asking ? (
         <fieldset className="confirm-run">

@@ -61,13 +61,18 @@ function plain(value: unknown): boolean {
 
 /**
  * A run's inputs as the fields show them (RunInputs.tsx reads a field as JSON when it is JSON, else as
- * its text): text as itself, quoted when it would read as JSON (or is empty); other values as JSON. Undefined when
- * one cannot be typed (an asset, bytes) or the inputs were too large to list.
+ * its text): text as itself, quoted when it would read as JSON (or is empty); an asset as its id (what
+ * an asset field holds); other values as JSON. Undefined when one cannot be typed (bytes, an asset
+ * inside a value) or the inputs were too large to list.
  */
 export function fieldsOf(inputs: unknown): Fields | undefined {
   if (!inputs || typeof inputs !== "object" || Array.isArray(inputs) || "$truncated" in inputs) return undefined;
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(inputs)) {
+    if (value instanceof AssetRef) {
+      fields[name] = value.id;
+      continue;
+    }
     if (!plain(value)) return undefined;
     if (typeof value === "string") {
       let json = true;

@@ -46,6 +46,8 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   #hasOlder = false;
   /** The workflow whose jobs the list reads (undefined: every job). */
   #only: string | undefined;
+  /** A read of the list (for the workflow chosen) has answered. */
+  #loaded = false;
 
   constructor(private readonly calls: UserCalls) {
     super([]);
@@ -76,6 +78,11 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     );
   }
 
+  /** Whether the list has been read (for the workflow chosen): before, an empty list says nothing yet. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
   /** The workflow whose jobs the list shows (undefined: every job). */
   get onlyWorkflow(): string | undefined {
     return this.#only;
@@ -94,6 +101,7 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   async only(workflowId: string | undefined): Promise<void> {
     if (workflowId === this.#only) return;
     this.#only = workflowId;
+    this.#loaded = false;
     this.#paged = false;
     this.#hasOlder = false;
     this.#set(this.getSnapshot().filter((job) => this.#followed.has(job.job_id)));
@@ -115,11 +123,14 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     try {
       const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before, workflow_id: only });
       const listed = JobList.parse(fromWire(answer.jobs, "result"));
-      this.#error = undefined;
       // Another workflow was chosen meanwhile: this page of the one before is not wanted.
-      return only === this.#only ? listed : undefined;
+      if (only !== this.#only) return undefined;
+      this.#error = undefined;
+      this.#loaded = true;
+      return listed;
     } catch (err) {
       this.#error = `The ${what} could not be loaded: ${err instanceof Error ? err.message : "network error"}`;
+      this.#loaded = true;
       this.#set(this.getSnapshot());
       return undefined;
     }

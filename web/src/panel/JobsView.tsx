@@ -14,6 +14,7 @@ import { type Fields, fieldsOf } from "../editor/run-fields.ts";
 import type { EditorStore } from "../editor/store.ts";
 import { eachFrameUntil } from "../editor/view.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
+import { useStoredFlag } from "../stored-flag.ts";
 import { ValueView, valuesLine } from "./ValueView.tsx";
 
 function duration(job: JobEntry): string {
@@ -173,7 +174,7 @@ const noSubscribe = () => () => {};
  * next (with none open, every job).
  */
 function OnlyOpen({ store, open }: { store: JobsStore; open: { id: string; name: string } | undefined }) {
-  const [only, setOnly] = useState(false);
+  const [only, setOnly] = useStoredFlag("jobs-only-open");
   const target = only && open ? open.id : undefined;
   useEffect(() => {
     void store.only(target);
@@ -239,7 +240,13 @@ function JobsList({
       {editor ? <OnlyOpen store={store} open={open} /> : null}
       {store.error ? <p className="error">{store.error}</p> : null}
       {jobs.length === 0 ? (
-        <p className="status">{store.onlyWorkflow ? "This workflow has not run yet." : "No workflow has run yet."}</p>
+        <p className="status">
+          {!store.loaded
+            ? "Reading the jobs…"
+            : store.onlyWorkflow
+              ? "This workflow has not run yet."
+              : "No workflow has run yet."}
+        </p>
       ) : null}
       <ul>
         {jobs.map((job) => (
