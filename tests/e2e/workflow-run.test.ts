@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
-import { newWorkflow, node, openTab } from "./editor.ts";
+import { newWorkflow, node, openTab, select } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
 
 /** Whether node `id` is wholly inside the canvas's visible box. */
@@ -508,6 +508,16 @@ export default wf.id;`,
     await picker.selectOption("");
     await page.getByRole("button", { name: "Run workflow" }).click();
     await page.getByText(/Failed at Workflow input/).waitFor();
+    // The input's default in the Inspector picks an asset too; with it set, an empty field runs with it.
+    await select(page, "in");
+    const inspector = page.getByRole("region", { name: "Inspector" });
+    const fallback = inspector.getByRole("combobox");
+    await expect.poll(async () => (await fallback.locator("option").allTextContents()).join()).toContain("red.png");
+    await fallback.selectOption({ label: "red.png (image/png)" });
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await expect
+      .poll(() => server.app.store.sql("SELECT count(*) AS n FROM jobs WHERE status = 'completed'").get())
+      .toEqual({ n: 2 });
     // Use these inputs brings the image back to the picker.
     await openTab(page, "Jobs");
     const done = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Shrink: completed" });

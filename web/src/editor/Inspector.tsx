@@ -8,12 +8,12 @@
  * (the node itself shows a one-line preview).
  */
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
-import { findNodeType, type InputSpec } from "../../../shared/graph/node-types.ts";
+import { findNodeType, type InputSpec, nodeLabel } from "../../../shared/graph/node-types.ts";
 import type { NodeRun } from "../jobs/jobs-store.ts";
 import { ValueView } from "../panel/ValueView.tsx";
 import type { EditorController } from "./controller.ts";
 import { Field } from "./fields.tsx";
-import { inputHandles } from "./handles.ts";
+import { assetFedBy, inputHandles } from "./handles.ts";
 import { InputSource } from "./InputSource.tsx";
 import { focusOnceDrawn } from "./view.ts";
 import { WorkflowDetails } from "./WorkflowDetails.tsx";
@@ -31,9 +31,12 @@ export interface InspectorProps {
 }
 
 /** Declared inputs, then the dynamic inputs the node's template or expression names. */
-function fieldsOf(node: GraphNode): InputSpec[] {
+/** A node's fields: its declared inputs, then its dynamic ones. A workflow input that feeds an image
+ * (audio, file) input has its `default` picked as an asset, as its run field is. */
+function fieldsOf(node: GraphNode, graph: Graph): InputSpec[] {
   const meta = findNodeType(node.type);
-  const declared = [...(meta?.inputs ?? [])];
+  const fed = node.type === "workflow.input" ? assetFedBy(graph, node.id) : undefined;
+  const declared = (meta?.inputs ?? []).map((spec) => (fed && spec.name === "default" ? { ...spec, type: fed } : spec));
   for (const handle of inputHandles(node.type, node.data)) {
     if (!declared.some((d) => d.name === handle.name)) declared.push(handle);
   }
@@ -71,7 +74,7 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
   };
   return (
     <section className="inspector" aria-label="Inspector">
-      <h2>{node.title || meta?.title || node.type}</h2>
+      <h2>{nodeLabel(node)}</h2>
       <p className="inspector-type">
         <code>{node.type}</code> · {node.id}
       </p>
@@ -98,7 +101,7 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
           }}
         />
       </div>
-      {fieldsOf(node).map((spec) => {
+      {fieldsOf(node, graph).map((spec) => {
         const connectable = inputHandles(node.type, node.data).some((h) => h.name === spec.name);
         const source = connectable ? (
           <InputSource

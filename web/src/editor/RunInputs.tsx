@@ -6,9 +6,9 @@
  * instead: the field holds the asset's id, which the engine takes as that asset.
  */
 import type { Graph } from "../../../shared/graph/document.ts";
-import { type AssetHandleType, isAssetType } from "../../../shared/graph/node-types.ts";
+import type { AssetHandleType } from "../../../shared/graph/node-types.ts";
 import { AssetField } from "./AssetField.tsx";
-import { handleType } from "./handles.ts";
+import { assetFedBy } from "./handles.ts";
 import type { UserCalls } from "./user-calls.ts";
 
 export interface RunInput {
@@ -18,24 +18,13 @@ export interface RunInput {
   asset?: AssetHandleType | undefined;
 }
 
-/** The kind of asset a node's output feeds, when every input it feeds takes the same kind. */
-function assetFed(graph: Graph, nodeId: string): AssetHandleType | undefined {
-  const kinds = new Set(
-    graph.edges
-      .filter((edge) => edge.source === nodeId)
-      .map((edge) => handleType(graph, edge.target, edge.targetHandle, "target")),
-  );
-  const [kind] = kinds;
-  return kinds.size === 1 && kind !== undefined && isAssetType(kind) ? kind : undefined;
-}
-
 /** The graph's named workflow inputs, once each, in node order. */
 export function runInputs(graph: Graph): RunInput[] {
   const seen = new Map<string, RunInput>();
   for (const node of graph.nodes) {
     const name = node.type === "workflow.input" ? node.data.name : undefined;
     if (typeof name === "string" && name !== "" && !seen.has(name))
-      seen.set(name, { name, fallback: node.data.default, asset: assetFed(graph, node.id) });
+      seen.set(name, { name, fallback: node.data.default, asset: assetFedBy(graph, node.id) });
   }
   return [...seen.values()];
 }

@@ -1,15 +1,17 @@
 /**
  * Handle types on the canvas, derived from the node-type metadata: the typed inputs a node shows
  * (declared ones with a handle, plus the dynamic inputs its template or expression names), the type
- * of each handle, whether a connection fits (and why not), and which node types could take the other
- * end of a dragged connection.
+ * of each handle, whether a connection fits (and why not), which node types could take the other
+ * end of a dragged connection, and the kind of asset a node's output feeds.
  */
 import type { Graph } from "../../../shared/graph/document.ts";
 import {
+  type AssetHandleType,
   canConnect,
   connectionProblem,
   findNodeType,
   type HandleType,
+  isAssetType,
   NODE_TYPES,
   type NodeType,
   templateInputs,
@@ -90,6 +92,20 @@ export function handleType(
   if (!node) return undefined;
   const handles = side === "source" ? outputHandles(node.type) : inputHandles(node.type, node.data);
   return handles.find((h) => h.name === (handle ?? (side === "source" ? "output" : "")))?.type;
+}
+
+/**
+ * The kind of asset a node's output feeds, when every input it feeds takes the same kind (a workflow
+ * input connected to an image input is an image: its run field and default pick an asset).
+ */
+export function assetFedBy(graph: Graph, nodeId: string): AssetHandleType | undefined {
+  const kinds = new Set(
+    graph.edges
+      .filter((edge) => edge.source === nodeId)
+      .map((edge) => handleType(graph, edge.target, edge.targetHandle, "target")),
+  );
+  const [kind] = kinds;
+  return kinds.size === 1 && kind !== undefined && isAssetType(kind) ? kind : undefined;
 }
 
 /** Why a connection is refused (types that do not fit, an input already taken, a loop), or undefined. */
