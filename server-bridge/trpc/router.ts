@@ -10,6 +10,7 @@ import { InvokeCall, RespondInput } from "../../shared/protocol/server.ts";
 import { toWire } from "../../shared/protocol/values.ts";
 import { MAX_BATCH_CALLS } from "../../shared/protocol/worker.ts";
 import { batchTooLarge } from "../config.ts";
+import { JOB_STATUSES } from "../engine/job-store.ts";
 import { defaultLibrary } from "../packs/index.ts";
 import { invokeMany } from "../runs/invoke-many.ts";
 import { agentRouter } from "./agent-router.ts";
@@ -232,7 +233,7 @@ export const appRouter = router({
     /**
      * The page's jobs list: the user's jobs, newest first, with workflow names and (small) inputs and
      * outputs; `before` a job id, the ones older than it (the next page); `workflow_id`, only that
-     * workflow's.
+     * workflow's; `status`, only those.
      */
     list: authed
       .input(
@@ -241,6 +242,7 @@ export const appRouter = router({
             limit: z.number().int().min(1).max(100).default(30),
             before: Id.optional(),
             workflow_id: Id.optional(),
+            status: z.enum(JOB_STATUSES).optional(),
           })
           .default({ limit: 30 }),
       )
@@ -250,6 +252,7 @@ export const appRouter = router({
             limit: input.limit,
             before: input.before,
             workflow_id: input.workflow_id,
+            status: input.status,
             outputs: true,
           }),
           "result",

@@ -326,7 +326,7 @@ export default "again";`,
     expect(app.problems).toEqual([]);
   });
 
-  it("lists only the open workflow's jobs when asked, following the workflow opened next, each with its inputs", async () => {
+  it("lists only the open workflow's jobs, or only failed ones, when asked, following the workflow opened next, each with its inputs", async () => {
     await using app = await openApp();
     const { page } = app;
     // Two workflows greeting whoever they are given; each runs twice, and a graph runs once.
@@ -409,6 +409,21 @@ export default "ran";`,
     await jobs.getByRole("checkbox", { name: "Only Bye" }).uncheck();
     await expect.poll(() => items.count()).toBe(7);
     expect(await jobs.getByText('Inputs: who: "Alan"').count()).toBe(1);
+    // Only failed: none yet; a run that fails shows as it fails.
+    await jobs.getByRole("checkbox", { name: "Only failed" }).check();
+    await jobs.getByText("No job matches these filters.").waitFor();
+    await openTab(page, "Action");
+    expect(
+      await autoAction(
+        page,
+        `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const job = await workflows.run({ graph: { nodes: [{ id: "bad", type: "json.parse", data: { text: "{" }, position: { x: 0, y: 0 } }], edges: [] } });
+export default job.status;`,
+      ),
+    ).toContain('"failed"');
+    await openTab(page, "Jobs");
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await jobs.getByRole("listitem", { name: "a workflow graph: failed" }).count()).toBe(1);
     expect(app.problems).toEqual([]);
   });
 

@@ -3,8 +3,8 @@
  * kept live from the session's job events, newest first with the live ones on top. For each job seen
  * live it also keeps each node's run (queued, running, done, failed with its error, its outputs once
  * the job has ended), which the canvas draws on the nodes of the open workflow. The list reads the
- * newest jobs; `older()` adds the page of jobs before the oldest shown; `only(workflowId)` reads (and
- * `shown()` keeps) one workflow's jobs.
+ * newest jobs; `older()` adds the page of jobs before the oldest shown; `filter()` reads (and `shown()`
+ * keeps) one workflow's jobs, or the failed ones.
  */
 import { z } from "zod";
 import { ListedJob, type SessionEvent } from "../../../shared/protocol/server.ts";
@@ -30,6 +30,14 @@ const JobList = z.array(ListedJob);
 
 const isLive = (job: { status: string }) => job.status === "queued" || job.status === "running";
 
+/** Which jobs the list shows: one workflow's, the failed ones, or both at once. */
+export interface JobsFilter {
+  workflow?: string | undefined;
+  failed?: boolean | undefined;
+}
+
+const sameFilter = (a: JobsFilter, b: JobsFilter) => a.workflow === b.workflow && !!a.failed === !!b.failed;
+
 interface StoredNode {
   id: string;
   status: string;
@@ -44,8 +52,8 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   /** Older pages were read: what the newest page no longer holds stays, so the list has no gap. */
   #paged = false;
   #hasOlder = false;
-  /** The workflow whose jobs the list reads (undefined: every job). */
-  #only: string | undefined;
+  /** Which jobs the list reads (none set: every job). */
+  #filter: JobsFilter = {};
   /** A read of the list (for the workflow chosen) has answered. */
   #loaded = false;
 
@@ -83,24 +91,26 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
     return this.#loaded;
   }
 
-  /** The workflow whose jobs the list shows (undefined: every job). */
-  get onlyWorkflow(): string | undefined {
-    return this.#only;
+  /** Whether the list shows only some jobs (a workflow's, the failed ones). */
+  get filtered(): boolean {
+    return this.#filter.workflow !== undefined || this.#filter.failed === true;
   }
 
-  /** The jobs the list shows: every one, or the chosen workflow's (the others followed stay, for the canvas). */
+  /** The jobs the list shows: those the filter keeps (the others followed stay, for the canvas). */
   shown(jobs: readonly JobEntry[]): JobEntry[] {
-    const only = this.#only;
-    return only === undefined ? [...jobs] : jobs.filter((job) => job.workflow_id === only);
+    const { workflow, failed } = this.#filter;
+    return jobs.filter(
+      (job) => (workflow === undefined || job.workflow_id === workflow) && (!failed || job.status === "failed"),
+    );
   }
 
   /**
-   * Lists only `workflowId`'s jobs (undefined: every job's): reads them anew, from the newest; the
-   * jobs this page follows stay (the canvas draws them).
+   * Lists only the jobs `filter` keeps (a workflow's, the failed ones; neither: every job): reads them
+   * anew, from the newest; the jobs this page follows stay (the canvas draws them).
    */
-  async only(workflowId: string | undefined): Promise<void> {
-    if (workflowId === this.#only) return;
-    this.#only = workflowId;
+  async filter(filter: JobsFilter): Promise<void> {
+    if (sameFilter(filter, this.#filter)) return;
+    this.#filter = filter;
     this.#loaded = false;
     this.#paged = false;
     this.#hasOlder = false;
@@ -119,12 +129,17 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
    * not be read (the store's error says why).
    */
   async #read(what: string, before?: string): Promise<ListedJob[] | undefined> {
-    const only = this.#only;
+    const filter = this.#filter;
     try {
-      const answer = await this.calls.api.jobs.list.query({ limit: LISTED, before, workflow_id: only });
+      const answer = await this.calls.api.jobs.list.query({
+        limit: LISTED,
+        before,
+        workflow_id: filter.workflow,
+        status: filter.failed ? "failed" : undefined,
+      });
       const listed = JobList.parse(fromWire(answer.jobs, "result"));
-      // Another workflow was chosen meanwhile: this page of the one before is not wanted.
-      if (only !== this.#only) return undefined;
+      // Another filter was chosen meanwhile: this page of the one before is not wanted.
+      if (filter !== this.#filter) return undefined;
       this.#error = undefined;
       this.#loaded = true;
       return listed;

@@ -3,8 +3,7 @@
  * the live ones on top: workflow name, status, progress, duration, the inputs each run was given,
  * outputs and the error naming the failing node. Where the page has an editor: `Show node` finds that
  * node on the canvas, `Open workflow` opens another workflow's job, `Use these inputs` puts a run's
- * inputs in its workflow's run inputs, and `Only <workflow>` lists only the open workflow's jobs
- * (following it as another is opened). `Ask the agent` begins a question about a failure in the
+ * inputs in its workflow's run inputs, and `Only <workflow>` and `Only failed` filter the list. `Ask the agent` begins a question about a failure in the
  * conversation. Kept live from the session's job events; `Show older jobs` below reads the next page.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
@@ -170,20 +169,27 @@ function useOpenWorkflow(editor: EditorStore | undefined): { id: string; name: s
 const noSubscribe = () => () => {};
 
 /**
- * `Only <workflow>`: the list shows only the open workflow's jobs, and follows the workflow opened
- * next (with none open, every job).
+ * The list's filters: `Only <workflow>`, the open workflow's jobs (following the workflow opened
+ * next; with none open, every workflow's), and `Only failed`. Both choices stay across reloads.
  */
-function OnlyOpen({ store, open }: { store: JobsStore; open: { id: string; name: string } | undefined }) {
+function JobsFilters({ store, open }: { store: JobsStore; open: { id: string; name: string } | undefined }) {
   const [only, setOnly] = useStoredFlag("jobs-only-open");
-  const target = only && open ? open.id : undefined;
+  const [failed, setFailed] = useStoredFlag("jobs-only-failed");
+  const workflow = only && open ? open.id : undefined;
   useEffect(() => {
-    void store.only(target);
-  }, [store, target]);
-  if (!open) return null;
+    void store.filter({ workflow, failed });
+  }, [store, workflow, failed]);
   return (
-    <label className="jobs-only">
-      <input type="checkbox" checked={only} onChange={(event) => setOnly(event.target.checked)} /> Only {open.name}
-    </label>
+    <div className="jobs-filters">
+      {open ? (
+        <label>
+          <input type="checkbox" checked={only} onChange={(event) => setOnly(event.target.checked)} /> Only {open.name}
+        </label>
+      ) : null}
+      <label>
+        <input type="checkbox" checked={failed} onChange={(event) => setFailed(event.target.checked)} /> Only failed
+      </label>
+    </div>
   );
 }
 
@@ -237,14 +243,14 @@ function JobsList({
   }, [store, visible]);
   return (
     <section className="jobs" aria-label="Jobs">
-      {editor ? <OnlyOpen store={store} open={open} /> : null}
+      {editor ? <JobsFilters store={store} open={open} /> : null}
       {store.error ? <p className="error">{store.error}</p> : null}
       {jobs.length === 0 ? (
         <p className="status">
           {!store.loaded
             ? "Reading the jobs…"
-            : store.onlyWorkflow
-              ? "This workflow has not run yet."
+            : store.filtered
+              ? "No job matches these filters."
               : "No workflow has run yet."}
         </p>
       ) : null}
