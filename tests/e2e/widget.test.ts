@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { addWidget, exchange, mint } from "../support/widgets.ts";
+import { accessibilityProblems } from "./a11y.ts";
 import { E2E_TRANSPORT } from "./browser.ts";
 import { dialog, finished, result, runAction } from "./panel.ts";
 import { type HostSite, openWidgetBrowser, startHostSite, widgetFrame } from "./widget-host.ts";
@@ -249,8 +250,12 @@ describe("the widget embedded in a page of another site (third-party cookies blo
       const box = frame.getByRole("textbox", { name: "Message" });
       await box.fill("make a workflow called Demo");
       await box.press("Enter");
+      await dialog(frame).waitFor();
+      // The widget's approval dialog and, after, its conversation: nothing an accessibility scan finds.
+      expect(await accessibilityProblems(frame)).toEqual([]);
       await dialog(frame).getByRole("button", { name: "Allow once" }).click();
       await frame.getByRole("region", { name: "Conversation" }).getByText("Created the workflow Demo.").waitFor();
+      expect(await accessibilityProblems(frame)).toEqual([]);
       // The iframe may write the clipboard (the SDK delegates it): Copy works inside another site's page.
       for (const origin of [host.origin, new URL(server.url).origin]) {
         await fixture.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin });
