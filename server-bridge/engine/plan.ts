@@ -2,7 +2,8 @@
  * Graph validation before anything runs, and the plan the scheduler walks. A graph runs only when it
  * has no problem: unknown node types, edges between handles that do not exist or whose types cannot
  * meet, two edges into one input, required inputs neither connected nor set, slots or variables with
- * no value, cycles. Each problem names the node (and edge) and what to change; a node's own problems
+ * no value, cycles, an edge to a note. Notes are left out of the plan: they never run. Each problem
+ * names the node (and edge) and what to change; a node's own problems
  * read as problems.ts words them (its title, its field's label) and carry the field's path.
  */
 import { closestNames } from "../../shared/capabilities/table.ts";
@@ -12,6 +13,7 @@ import {
   findInput,
   findNodeType,
   type InputSpec,
+  isNote,
   type NodeType,
   nodeTypeIds,
   templateInputs,
@@ -63,9 +65,20 @@ export interface Plan {
 
 export type PlanResult = { ok: true; plan: Plan } | { ok: false; problems: GraphIssue[] };
 
-export function planGraph(graph: Graph): PlanResult {
-  const structural = validateGraph(graph);
+export function planGraph(full: Graph): PlanResult {
+  const structural = validateGraph(full);
   if (!structural.valid) return { ok: false, problems: structural.problems.map((p) => ({ message: p.message })) };
+  // Notes are for people: they never run, and nothing connects to them.
+  const notes = new Set(full.nodes.filter((node) => isNote(node.type)).map((node) => node.id));
+  const touching = full.edges.filter((edge) => notes.has(edge.source) || notes.has(edge.target));
+  if (touching.length > 0) {
+    const problems = touching.map((edge) => ({
+      edge_id: edge.id,
+      message: `edge "${edge.id}": ${notes.has(edge.source) ? edge.source : edge.target} is a note, which has no connections; remove the edge.`,
+    }));
+    return { ok: false, problems };
+  }
+  const graph = notes.size > 0 ? { ...full, nodes: full.nodes.filter((node) => !notes.has(node.id)) } : full;
   const problems: GraphIssue[] = [];
   const index = new Map(graph.nodes.map((node, i) => [node.id, i]));
   const types: (NodeType | undefined)[] = graph.nodes.map((node) => {

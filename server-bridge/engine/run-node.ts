@@ -28,6 +28,12 @@ export async function runNode(
 ): Promise<NodeOutputs> {
   const type = findNodeType(nodeType);
   const executor = EXECUTORS.get(nodeType);
+  if (type?.note) {
+    throw new CodedError({
+      code: "capability_failed",
+      message: `${nodeType} is a note for people on the canvas: it does not run.`,
+    });
+  }
   if (!type || !executor) {
     const near = closestNames(nodeType, nodeTypeIds());
     const hint = near.length ? ` Did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";

@@ -36,6 +36,7 @@ export const SEARCH_ALIASES: Readonly<Record<string, string>> = {
   "list.join": "combine implode",
   "list.slice": "take first last subset head tail",
   "list.map_template": "loop each foreach iterate map",
+  "canvas.note": "comment sticky annotation text label documentation",
   "workflow.input": "parameter argument variable",
   "workflow.output": "result return answer",
   "control.delay": "wait sleep pause timer",

@@ -1,7 +1,7 @@
 /**
  * The node types, as data (the shape and the rules are in node-types.ts). Single-output types name
  * their output `output`. Adding a type here needs an executor in server-bridge/engine/executors, or
- * the engine's coverage test fails.
+ * the engine's coverage test fails (a note needs none: it never runs).
  */
 import { MEDIA_NODE_TYPES } from "./node-catalog-media.ts";
 import { input, out, req } from "./node-catalog-parts.ts";
@@ -200,6 +200,15 @@ export const CATALOG: readonly NodeType[] = [
     outputs: [out("list", "One string per item")],
   },
 
+  {
+    id: "canvas.note",
+    title: "Note",
+    description:
+      "A note for people reading the workflow: its text shows on the canvas. It has no connections and does not run.",
+    inputs: [input("text", "string", "What the note says", { handle: false, default: "" })],
+    outputs: [],
+    note: true,
+  },
   {
     id: "workflow.input",
     title: "Workflow input",

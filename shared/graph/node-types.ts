@@ -64,6 +64,8 @@ export interface NodeType {
   readonly outputs: readonly OutputSpec[];
   readonly dynamicInputs?: { readonly type: HandleType; readonly description: string };
   readonly effects?: readonly NodeEffect[];
+  /** A note for people reading the workflow: drawn on the canvas, never run (no handles, no executor). */
+  readonly note?: true;
 }
 
 export const NODE_TYPES: readonly NodeType[] = CATALOG;
@@ -72,6 +74,11 @@ const byId = new Map<string, NodeType>(NODE_TYPES.map((t) => [t.id, t]));
 
 export function findNodeType(id: string): NodeType | undefined {
   return byId.get(id);
+}
+
+/** Whether a node type is a note (drawn, never run). */
+export function isNote(typeId: string): boolean {
+  return byId.get(typeId)?.note === true;
 }
 
 /** A node as the canvas names it: its title, else its type's, else the type's id. */

@@ -36,6 +36,8 @@ describe("accessibility", () => {
     await scan("conversation, a step open");
 
     await newWorkflow(page, "Scan");
+    await addNode(page, "note", "canvas.note");
+    await page.getByRole("region", { name: "Inspector" }).getByRole("textbox", { name: "text" }).fill("Adds numbers.");
     await addNode(page, "add", "math.add");
     await select(page, "math_add");
     await scan("editor, a node selected");

@@ -68,6 +68,38 @@ describe("the workflow editor, by hand", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("adds a note (found as a comment too) whose text shows on the canvas; a run leaves it out", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await newWorkflow(page, "Noted");
+    await addFromPalette(page, "comment", "canvas.note");
+    const note = page.locator('.react-flow__node[data-id="canvas_note"]');
+    await note.getByText("An empty note: write it in the Inspector.").waitFor();
+    // Its text in the Inspector (the field keeps its lines); no connections to make.
+    const text = page.getByRole("region", { name: "Inspector" }).getByRole("textbox", { name: "text" });
+    await text.fill("Adds two numbers.\nSet them in the Add node.");
+    await note.getByText("Set them in the Add node.").waitFor();
+    expect(await note.locator(".react-flow__handle").count()).toBe(0);
+    await addFromPalette(page, "add", "math.add");
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    // One node ran: the note is not among them, and shows no run.
+    await page.getByText(/^Completed in /).waitFor();
+    const job = (await server.app.store.sql("SELECT total, status FROM jobs").get()) as {
+      total: number;
+      status: string;
+    };
+    expect(job).toEqual({ total: 1, status: "completed" });
+    expect(await note.locator(".wf-status").count()).toBe(0);
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Noted · version 2").waitFor();
+    const stored = (await server.app.store.sql("SELECT graph FROM workflows").get()) as { graph: string };
+    expect(JSON.parse(stored.graph).nodes[0]).toMatchObject({
+      type: "canvas.note",
+      data: { text: "Adds two numbers.\nSet them in the Add node." },
+    });
+    expect(app.problems).toEqual([]);
+  });
+
   it("keeps an unsaved draft across a reload; a save from a second tab shows there, or beside a draft asks", async () => {
     await using app = await openApp();
     const { page, context } = app;

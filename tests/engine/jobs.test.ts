@@ -244,6 +244,35 @@ describe("jobs on real graphs", () => {
     expect(errorOf(await call(JOBS, "get", ["job_nope"]))).toMatchObject({ code: "capability_failed" });
   });
 
+  it("leaves notes out of a run (they never run, nor count), and refuses an edge to one", async () => {
+    await using server = await startTestServer();
+    const { call } = await openRun(server, "auto");
+    const graph = {
+      nodes: [
+        node("why", "canvas.note", { text: "Adds two numbers." }),
+        node("sum", "math.add", { a: 2, b: 40 }),
+        node("out", "workflow.output", { name: "sum" }),
+      ],
+      edges: [edge("sum", "out", "value")],
+    };
+    const job = answerValue<JobResult>(await call(WORKFLOWS, "run", [{ graph }]));
+    expect(job).toMatchObject({ status: "completed", outputs: { sum: 42 } });
+    const view = answerValue<{ nodes: { id: string }[]; progress: { total: number } }>(
+      await call(JOBS, "get", [job.job_id]),
+    );
+    expect(view.nodes.map((n) => n.id)).toEqual(["sum", "out"]);
+    expect(view.progress.total).toBe(2);
+    const wired = {
+      ...graph,
+      edges: [
+        ...graph.edges,
+        { id: "bad", source: "why", sourceHandle: "output", target: "out", targetHandle: "value" },
+      ],
+    };
+    const error = errorOf(await call(WORKFLOWS, "run", [{ graph: wired }]));
+    expect(error.issues).toEqual(['edge "bad": why is a note, which has no connections; remove the edge.']);
+  });
+
   it("keeps jobs per user: another user's job is not found", async () => {
     await using server = await startTestServer();
     const { call } = await openRun(server, "auto");

@@ -32,6 +32,7 @@ const NodeInfo = z.strictObject({
   outputs: z.array(z.strictObject({ name: z.string(), type: HandleType, description: z.string() })),
   dynamicInputs: z.strictObject({ type: HandleType, description: z.string() }).optional(),
   effects: z.array(z.strictObject({ capability: z.string(), category: z.enum(CATEGORIES) })).optional(),
+  note: z.literal(true).optional().describe("true: a note for people on the canvas; it never runs or connects"),
 });
 
 const NodeTypeId = z.string().min(1).max(200).describe("A node type id such as text.template");

@@ -1,7 +1,7 @@
 /**
  * Workflows to start from, offered on the editor's start page (WorkflowStart.tsx): small, runnable
- * with their inputs' defaults, each showing a kind of node (a run input and a template, text and
- * lists, arithmetic on an input). Opened as a new workflow of the person's own.
+ * with their inputs' defaults, each showing a kind of node (a run input and a template, with a note
+ * saying how to run it; text and lists; arithmetic on an input). Opened as a new workflow of the person's own.
  */
 import type { Graph } from "../../../shared/graph/document.ts";
 
@@ -36,6 +36,14 @@ export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
         },
         { id: "greet", type: "text.template", data: { template: "Hello, {{name}}!" }, position: at(280, 0) },
         { id: "greeting", type: "workflow.output", data: { name: "greeting" }, position: at(560, 0) },
+        {
+          id: "how",
+          type: "canvas.note",
+          data: {
+            text: "Type a name in Inputs beside Run workflow, then run it: the output greets that name (left empty, the world).",
+          },
+          position: at(0, 160),
+        },
       ],
       edges: [wire("e1", "name", "greet", "name"), wire("e2", "greet", "greeting", "value")],
     },

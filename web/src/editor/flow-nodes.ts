@@ -5,7 +5,7 @@
  * of nodes, a keystroke in the inspector or a run's progress redraws one node, not all.
  */
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
-import { nodeLabel } from "../../../shared/graph/node-types.ts";
+import { isNote, nodeLabel } from "../../../shared/graph/node-types.ts";
 import type { JobEntry, NodeRun } from "../jobs/jobs-store.ts";
 import type { WorkflowFlowNode } from "./WorkflowNode.tsx";
 
@@ -32,7 +32,8 @@ export function flowNodes(
     else wiredTo.set(e.target, [e.targetHandle]);
   }
   return g.nodes.map((n) => {
-    const run = job?.nodes[n.id] ?? (job && LIVE.has(job.status) ? QUEUED : undefined);
+    // A note never runs: it has no run to show.
+    const run = isNote(n.type) ? undefined : (job?.nodes[n.id] ?? (job && LIVE.has(job.status) ? QUEUED : undefined));
     const before = prior.get(n.id);
     const wired = wiredTo.get(n.id) ?? NOT_WIRED;
     const marked = changed.has(n.id);

@@ -6,7 +6,7 @@
  * once per workflow (again only when a new one appears).
  */
 import { get, set } from "idb-keyval";
-import { effectsOf, type NodeEffect } from "../../../shared/graph/node-types.ts";
+import { effectsOf, isNote, type NodeEffect } from "../../../shared/graph/node-types.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
 import { readAnswer } from "../ui-client.ts";
 import type { EditorController } from "./controller.ts";
@@ -70,7 +70,7 @@ export class WorkflowRunner {
     if (typeof jobId !== "string") return { problem: "The server sent a malformed answer; nothing more is known." };
     this.jobs.started(
       { job_id: jobId, workflow_id: workflow.id, workflow_name: workflow.name },
-      graph.nodes.map((n) => n.id),
+      graph.nodes.filter((n) => !isNote(n.type)).map((n) => n.id),
     );
     return { jobId };
   }
