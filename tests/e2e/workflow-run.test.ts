@@ -540,4 +540,33 @@ export default wf.id;`,
     await expect.poll(async () => (await picker.locator("option:checked").textContent()) ?? "").toContain("red.png");
     expect(app.problems).toEqual([]);
   });
+
+  it("copies a node's output from its Last run, and a job's outputs from the Jobs tab", async () => {
+    await using app = await openApp();
+    const { page, context, server } = app;
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    const made = await autoAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const wf = await workflows.create({ name: "Pair", graph: { nodes: [
+  { id: "pair", type: "constant.json", data: { value: { a: 1, b: "two" } }, position: { x: 0, y: 0 } },
+  { id: "out", type: "workflow.output", data: { name: "pair" }, position: { x: 250, y: 0 } },
+], edges: [{ id: "e", source: "pair", sourceHandle: "output", target: "out", targetHandle: "value" }] } });
+export default wf.id;`,
+    );
+    await page.goto(`${server.url}/?workflow=${made.match(/wf_[\w-]+/)?.[0]}`);
+    await page.getByText("Pair · version 1").waitFor();
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByText(/^Completed in /).waitFor();
+    await select(page, "pair");
+    const lastRun = page.getByRole("region", { name: "Last run" });
+    await lastRun.getByRole("button", { name: "Copy the output" }).click();
+    await lastRun.getByRole("status").filter({ hasText: "Copied." }).waitFor();
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    expect(JSON.parse(await clipboard())).toEqual({ output: { a: 1, b: "two" } });
+    await openTab(page, "Jobs");
+    await page.getByRole("button", { name: "Copy the outputs of Pair" }).click();
+    await expect.poll(clipboard).toBe(JSON.stringify({ pair: { a: 1, b: "two" } }, null, 2));
+    expect(app.problems).toEqual([]);
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * `Copy` under an answer of the agent (its text, the Markdown as the model wrote it) or on a code block
- * in it (the code): puts it on the clipboard and says so for a moment, or says that the browser refused.
+ * in it (the code), and `Copy` a value (a node's output, a job's outputs: `Copy`): puts it on the
+ * clipboard and says so for a moment, or says that the browser refused.
  */
 import { useEffect, useState } from "react";
+import { copyableText } from "../panel/ValueView.tsx";
 
 export function CopyButton({ text, label = "Copy the answer" }: { text: string; label?: string }) {
   const [said, setSaid] = useState<string | undefined>();
@@ -31,4 +33,10 @@ export function CopyButton({ text, label = "Copy the answer" }: { text: string; 
       </span>
     </>
   );
+}
+
+/** Copies a value as text (copyableText); nothing when there is nothing whole to copy. */
+export function Copy({ value, label }: { value: unknown; label: string }) {
+  const text = copyableText(value);
+  return text === undefined ? null : <CopyButton text={text} label={label} />;
 }

@@ -9,6 +9,7 @@
  */
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
 import { findNodeType, type InputSpec, nodeLabel } from "../../../shared/graph/node-types.ts";
+import { Copy } from "../agent/CopyButton.tsx";
 import type { NodeRun } from "../jobs/jobs-store.ts";
 import { ValueView } from "../panel/ValueView.tsx";
 import type { EditorController } from "./controller.ts";
@@ -147,7 +148,12 @@ function LastRun({ run }: { run: NodeRun }) {
         <span className={`wf-status status-${run.status}`}>{STATUS_TEXT[run.status]}</span>
       </p>
       {run.error ? <p className="error">{run.error}</p> : null}
-      {run.status === "completed" && run.outputs !== undefined ? <ValueView value={run.outputs} /> : null}
+      {run.status === "completed" && run.outputs !== undefined ? (
+        <>
+          <ValueView value={run.outputs} />
+          <Copy value={run.outputs} label="Copy the output" />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -8,6 +8,7 @@
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
+import { Copy } from "../agent/CopyButton.tsx";
 import { aboutFailure } from "../agent-asks.ts";
 import { type Fields, fieldsOf } from "../editor/run-fields.ts";
 import type { EditorStore } from "../editor/store.ts";
@@ -149,6 +150,7 @@ function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) 
       {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
         <div className="job-outputs">
           <ValueView value={job.outputs} />
+          <Copy value={job.outputs} label={`Copy the outputs of ${name}`} />
         </div>
       ) : null}
     </li>

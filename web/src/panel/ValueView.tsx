@@ -173,3 +173,19 @@ export function valuesLine(values: unknown, none = "no outputs"): string {
   }
   return previewText(values, 60);
 }
+
+/**
+ * A value as text to copy: a string as it is, anything else as indented JSON (an asset as its id, bytes
+ * as their count). Undefined for what was too large to list (`{$truncated}`): there is nothing whole to copy.
+ */
+export function copyableText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && (value as { $truncated?: unknown }).$truncated === true) return undefined;
+  return (
+    JSON.stringify(
+      value,
+      (_key, v: unknown) => (v instanceof AssetRef ? v.id : v instanceof Uint8Array ? `${v.length} bytes` : v),
+      2,
+    ) ?? "null"
+  );
+}

@@ -1,8 +1,9 @@
 /**
- * The editor store with versions saved elsewhere: a clean canvas takes a newer version as one undo
- * step, a draft keeps its base version and learns of the newer one, an earlier version's graph replaces
- * the canvas as one undo step; the run outcome's one-line outputs and the failure question; and a past
- * run's inputs put back in the run input fields; what the agent is told of the editor.
+ * The editor page's own logic, without a browser: the store with versions saved elsewhere (a clean
+ * canvas takes a newer version as one undo step, a draft keeps its base version and learns of the newer
+ * one, an earlier version replaces the canvas as one undo step); the run outcome's one-line values and
+ * the failure question; a past run's inputs put back in the run fields; run inputs that take an asset;
+ * what the agent is told of the editor; a value as text to copy.
  */
 import { describe, expect, it } from "vitest";
 import type { Graph, Workflow } from "../../shared/graph/document.ts";
@@ -12,7 +13,7 @@ import { editorContext } from "../../web/src/editor/agent-context.ts";
 import { inputValues, runInputs } from "../../web/src/editor/RunInputs.tsx";
 import { fieldsOf } from "../../web/src/editor/run-fields.ts";
 import { EditorStore } from "../../web/src/editor/store.ts";
-import { valuesLine } from "../../web/src/panel/ValueView.tsx";
+import { copyableText, valuesLine } from "../../web/src/panel/ValueView.tsx";
 
 const graphOf = (...ids: string[]): Graph => ({
   nodes: ids.map((id) => ({ id, type: "constant.number", data: {}, position: { x: 0, y: 0 } })),
@@ -168,5 +169,15 @@ describe("run inputs that take an asset", () => {
       width: 32,
       both: 7,
     });
+  });
+});
+
+describe("a value as text to copy", () => {
+  it("keeps a string as it is, indents anything else as JSON (an asset as its id), and has nothing for a cut value", () => {
+    expect(copyableText("plain text")).toBe("plain text");
+    expect(copyableText({ image: new AssetRef("ast_1"), n: 2 })).toBe('{\n  "image": "ast_1",\n  "n": 2\n}');
+    expect(copyableText(new Uint8Array(3))).toBe('"3 bytes"');
+    expect(copyableText(null)).toBe("null");
+    expect(copyableText({ $truncated: true, chars: 9000 })).toBeUndefined();
   });
 });
