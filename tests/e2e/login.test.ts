@@ -49,6 +49,21 @@ describe("signing in from the browser", () => {
     }
   });
 
+  it("says whom the page is signed in as: the admin, or another user signed in with their own token", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const header = page.getByRole("banner");
+    await header.getByText("Signed in as").waitFor();
+    const admin = await server.app.store.sql("SELECT name FROM users").get();
+    expect(await header.locator(".signed-in").textContent()).toBe(`Signed in as ${(admin as { name: string }).name}`);
+    const ada = await server.app.credentials.addUser("Ada Lovelace");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("textbox", { name: "Token" }).waitFor();
+    await page.goto(`${server.url}/?token=${ada.token}`);
+    await expect.poll(() => header.locator(".signed-in").textContent()).toBe("Signed in as Ada Lovelace");
+    expect(app.problems).toEqual([]);
+  });
+
   it("shows the mode selector of the session", async () => {
     await using app = await openApp();
     const mode = app.page.getByLabel("Mode", { exact: true });

@@ -29,18 +29,37 @@ export function ConnectionStatus({ transport }: { transport: Transport }) {
   return null;
 }
 
+/** Whom the page is signed in as, and `Sign out`. */
 export function SignOutButton({ api }: { api: Api }) {
+  const [name, setName] = useState<string | undefined>();
+  useEffect(() => {
+    let gone = false;
+    api.auth.whoami
+      .query()
+      .then((me) => !gone && setName(me.name))
+      .catch(() => {});
+    return () => {
+      gone = true;
+    };
+  }, [api]);
   return (
-    <button
-      type="button"
-      onClick={() => {
-        void api.auth.signOut
-          .mutate()
-          .catch(() => {})
-          .finally(() => location.reload());
-      }}
-    >
-      Sign out
-    </button>
+    <span className="account">
+      {name !== undefined ? (
+        <span className="signed-in">
+          Signed in as <strong>{name}</strong>
+        </span>
+      ) : null}{" "}
+      <button
+        type="button"
+        onClick={() => {
+          void api.auth.signOut
+            .mutate()
+            .catch(() => {})
+            .finally(() => location.reload());
+        }}
+      >
+        Sign out
+      </button>
+    </span>
   );
 }
