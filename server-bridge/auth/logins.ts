@@ -52,6 +52,11 @@ export class Logins {
     if (secure) parts.push("Secure");
     return parts.join("; ");
   }
+
+  /** The header that drops a login cookie from the browser (one that no longer signs in: signed out, expired). */
+  clearedCookie(): string {
+    return `${COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+  }
 }
 
 export function readCookie(header: string | undefined, name: string): string | undefined {

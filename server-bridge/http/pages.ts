@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import type { AppServices } from "../app-services.ts";
+import { COOKIE_NAME, readCookie } from "../auth/logins.ts";
 import { identify } from "./guard.ts";
 import { BASE_HEADERS, refuse, sendError } from "./respond.ts";
 
@@ -108,12 +109,15 @@ export async function servePage(app: AppServices, req: IncomingMessage, res: Ser
   }
   const index = join(root, "index.html");
   const signedIn = (await identify(app, req, ["cookie"])) !== undefined;
+  // A login cookie that no longer signs in (signed out, expired) leaves the browser with this page.
+  const stale = !signedIn && readCookie(req.headers.cookie, COOKIE_NAME) !== undefined;
   const html = existsSync(index) ? readFileSync(index, "utf8") : fallbackPage(signedIn);
   res.writeHead(200, {
     ...BASE_HEADERS,
     "Content-Type": "text/html; charset=utf-8",
     "Content-Security-Policy": PAGE_CSP,
     "Cache-Control": "no-cache",
+    ...(stale ? { "Set-Cookie": app.logins.clearedCookie() } : {}),
   });
   res.end(html);
 }

@@ -51,7 +51,7 @@ describe("signing in from the browser", () => {
 
   it("says whom the page is signed in as: the admin, or another user signed in with their own token", async () => {
     await using app = await openApp();
-    const { page, server } = app;
+    const { page, context, server } = app;
     const header = page.getByRole("banner");
     await header.getByText("Signed in as").waitFor();
     const admin = await server.app.store.sql("SELECT name FROM users").get();
@@ -59,6 +59,8 @@ describe("signing in from the browser", () => {
     const ada = await server.app.credentials.addUser("Ada Lovelace");
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByRole("textbox", { name: "Token" }).waitFor();
+    // Signed out, the browser keeps no login cookie either.
+    expect((await context.cookies()).find((c) => c.name === "nt_login")).toBeUndefined();
     await page.goto(`${server.url}/?token=${ada.token}`);
     await expect.poll(() => header.locator(".signed-in").textContent()).toBe("Signed in as Ada Lovelace");
     expect(app.problems).toEqual([]);
