@@ -68,7 +68,7 @@ describe("the workflow editor, by hand", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("adds a note (found as a comment too) whose text shows on the canvas; a run leaves it out", async () => {
+  it("adds a note (found as a comment too) whose text shows on the canvas, written on a double-click; a run leaves it out", async () => {
     await using app = await openApp();
     const { page, server } = app;
     await newWorkflow(page, "Noted");
@@ -81,6 +81,11 @@ describe("the workflow editor, by hand", () => {
     await note.getByText("Set them in the Add node.").waitFor();
     expect(await note.locator(".react-flow__handle").count()).toBe(0);
     await addFromPalette(page, "add", "math.add");
+    // A double-click on the note selects it and puts the cursor in its text.
+    await note.dblclick();
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.value))
+      .toBe("Adds two numbers.\nSet them in the Add node.");
     await page.getByRole("button", { name: "Run workflow" }).click();
     // One node ran: the note is not among them, and shows no run.
     await page.getByText(/^Completed in /).waitFor();

@@ -29,6 +29,7 @@ import {
   useState,
 } from "react";
 import { type Graph, samePosition } from "../../../shared/graph/document.ts";
+import { isNote } from "../../../shared/graph/node-types.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
 import { useStableHandlers } from "../stable-handlers.ts";
@@ -60,6 +61,8 @@ export interface CanvasProps {
   onEdits(edits: { op: DocumentOp; args: Record<string, unknown> }[]): void;
   onSelection(ids: string[]): void;
   onPalette(request: PaletteRequest): void;
+  /** A double-click on a note: its text, to write. */
+  onEditNote(id: string): void;
   onMessage(message: string | undefined): void;
   /** The newest change of the graph was an action's (its moved nodes count as landing too). */
   byAction?: boolean;
@@ -70,7 +73,8 @@ export interface CanvasProps {
 }
 
 export function Canvas(props: CanvasProps) {
-  const { graph, job, select, onEdits, onSelection, onPalette, onMessage, byAction, onShortcuts, onMenu } = props;
+  const { graph, job, select, onEdits, onSelection, onPalette, onEditNote, onMessage, byAction, onShortcuts, onMenu } =
+    props;
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
   const changed = useActionChanges(graph, byAction);
@@ -329,7 +333,11 @@ export function Canvas(props: CanvasProps) {
       ref={wrapper}
       onKeyDown={onMenuKey}
       onDoubleClick={(event) => {
-        if (!(event.target as HTMLElement).classList.contains("react-flow__pane")) return;
+        const target = event.target as HTMLElement;
+        const noteId = target.closest(".react-flow__node")?.getAttribute("data-id");
+        const note = noteId ? graph.nodes.find((n) => n.id === noteId) : undefined;
+        if (note && isNote(note.type)) onEditNote(note.id);
+        if (!target.classList.contains("react-flow__pane")) return;
         const place = placeOf(event);
         if (place) onPalette(place);
       }}

@@ -174,19 +174,24 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
     problem,
   });
   const selectAll = () => setSelectNow(controller.store.getSnapshot().graph.nodes.map((n) => n.id));
-  // The title of the focused node (or the one selected), in the inspector: F2 or the menu's Rename
-  // (Enter gives focus back). The node becomes the selection first, so the inspector shows it.
+  // A field of a node in the inspector, focused (its text selected): the node becomes the selection
+  // first, so the inspector shows it.
+  const editField = (id: string, name: string, selectText: boolean) => {
+    if (selected.length !== 1 || selected[0] !== id) setSelectNow([id]);
+    eachFrameUntil(() => {
+      const field = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(
+        `.inspector[data-node="${CSS.escape(id)}"] #field-${CSS.escape(name)}`,
+      );
+      field?.focus();
+      if (selectText) field?.select();
+      return field !== null;
+    });
+  };
+  // The title of the focused node (or the one selected): F2 or the menu's Rename (Enter gives focus back).
   const rename = (named?: string) => {
     const focused = document.activeElement?.closest(".react-flow__node")?.getAttribute("data-id");
     const id = named ?? focused ?? (selected.length === 1 ? selected[0] : undefined);
-    if (id === undefined) return;
-    if (selected.length !== 1 || selected[0] !== id) setSelectNow([id]);
-    eachFrameUntil(() => {
-      const field = document.querySelector<HTMLInputElement>(`#field-title[data-node="${CSS.escape(id)}"]`);
-      field?.focus();
-      field?.select();
-      return field !== null;
-    });
+    if (id !== undefined) editField(id, "title", true);
   };
   const remove = () => {
     const nodes = flow.getNodes().filter((n) => n.selected);
@@ -352,6 +357,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
               onEdits={(edits) => problem(controller.userEdits(edits))}
               onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
               onPalette={showPalette}
+              onEditNote={(id) => editField(id, "text", false)}
               onMessage={problem}
               onShortcuts={openShortcuts}
               onMenu={openMenu}

@@ -74,7 +74,7 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
     onMessage(controller.userEdit("ui_update_node_data", { node_id: node.id, data: { [name]: next } }, group(name)));
   };
   return (
-    <section className="inspector" aria-label="Inspector">
+    <section className="inspector" aria-label="Inspector" data-node={node.id}>
       <h2>{nodeLabel(node)}</h2>
       <p className="inspector-type">
         <code>{node.type}</code> · {node.id}
