@@ -42,7 +42,7 @@ export const AgentMessage = z.discriminatedUnion("role", [
   z.object({
     role: z.literal("user"),
     content: z.array(ContentPart).max(100),
-    /** What the page showed when it was sent (the editor's open workflow and selection): the model reads it after the text. */
+    /** What the page showed as it was sent (the editor's open workflow, the selection): read after the text. */
     context: z.string().max(2000).optional(),
   }),
   z.object({

@@ -1,10 +1,11 @@
 /**
  * The `Jobs` tab: the user's workflow jobs from the server (they survive a reload), newest first with
  * the live ones on top: workflow name, status, progress, duration, the inputs each run was given,
- * outputs and the error naming the failing node. Where the page has an editor: `Show node` finds that
- * node on the canvas, `Open workflow` opens another workflow's job, `Use these inputs` puts a run's
- * inputs in its workflow's run inputs, and `Only <workflow>` and `Only failed` filter the list. `Ask the agent` begins a question about a failure in the
- * conversation. Kept live from the session's job events; `Show older jobs` below reads the next page.
+ * outputs (with `Copy`) and the error naming the failing node. Where the page has an editor: `Show
+ * node` finds that node on the canvas, `Open workflow` opens another workflow's job, `Use these
+ * inputs` puts a run's inputs in its workflow's run inputs, and `Only <workflow>` and `Only failed`
+ * filter the list. `Ask the agent` begins a question about a failure in the conversation. Kept live
+ * from the session's job events; `Show older jobs` below reads the next page.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
