@@ -538,6 +538,9 @@ export default wf.id;`,
     const done = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Shrink: completed" });
     await done.getByRole("button", { name: "Use these inputs in Shrink" }).click();
     await expect.poll(async () => (await picker.locator("option:checked").textContent()) ?? "").toContain("red.png");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Input photo");
     expect(app.problems).toEqual([]);
   });
 

@@ -35,7 +35,7 @@ export type TakeInputs = (workflowId: string, fields: Fields) => Promise<string 
 /** Focus the first run input, once the editor shows the workflow's. */
 function focusRunInputs(): void {
   eachFrameUntil(() => {
-    const field = document.querySelector<HTMLElement>(".run-inputs input");
+    const field = document.querySelector<HTMLElement>('.run-inputs :is(select, input[type="text"])');
     field?.focus();
     return field !== null && document.activeElement === field;
   });
