@@ -3,7 +3,7 @@
  * practices: names, roles, contrast, landmarks, headings, focusable hidden content) of each screen a
  * person goes through, finding nothing: the start page, a conversation with a step and a table, the
  * editor with a node selected, the palette, the versions dialog, a run's outcome, the Jobs tab, the
- * approval dialog, History, the narrow layout, and the signed-out page.
+ * approval dialog, History, a job's nodes, the narrow layout, and the signed-out page.
  */
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
@@ -66,6 +66,14 @@ describe("accessibility", () => {
     await dialog(page).getByRole("button", { name: "Deny" }).click();
     await openTab(page, "History");
     await scan("History tab");
+    // With no workflow open, a job offers to open its workflow; its nodes are listed on Nodes.
+    await workflowAction(page, "Close");
+    await openTab(page, "Jobs");
+    const job = page.getByRole("region", { name: "Jobs" }).getByRole("listitem").first();
+    await job.getByRole("button", { name: "Open workflow Scan" }).waitFor();
+    await job.getByRole("button", { name: "Nodes" }).click();
+    await job.getByRole("table").waitFor();
+    await scan("Jobs tab, a job's nodes shown");
     await page.setViewportSize({ width: 390, height: 800 });
     await scan("narrow layout");
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -73,7 +81,7 @@ describe("accessibility", () => {
     await scan("signed out");
 
     expect(Object.fromEntries(found)).toEqual(Object.fromEntries([...found.keys()].map((screen) => [screen, []])));
-    expect(found.size).toBe(11);
+    expect(found.size).toBe(12);
     // The scan does find what it looks for: an input with no name added to the page.
     await page.evaluate(() => document.body.append(document.createElement("input")));
     expect((await accessibilityProblems(page)).join("\n")).toContain("label (critical)");

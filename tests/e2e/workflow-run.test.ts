@@ -6,6 +6,7 @@
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { accessibilityProblems } from "./a11y.ts";
 import { openApp } from "./browser.ts";
 import { newWorkflow, node, openTab, select } from "./editor.ts";
 import { dialog, finished, runAction } from "./panel.ts";
@@ -153,7 +154,7 @@ export default job.status;`,
     // Any job's `Open workflow` opens its workflow (its draft kept), a finished one's as well as a failed one's.
     await picker.selectOption({ label: "Other" });
     await page.getByText("Other · version 1").waitFor();
-    await failed.getByRole("button", { name: "Open the workflow Broken" }).click();
+    await failed.getByRole("button", { name: "Open workflow Broken" }).click();
     await page.getByText("Broken · version 1 · unsaved draft").waitFor();
     expect(await node(page, "e").count()).toBe(0);
     expect(app.problems).toEqual([]);
@@ -367,8 +368,8 @@ export default [hello.id, bye.id];`,
     );
 
     // Another workflow's jobs offer to open it; the open one's need not.
-    expect(await jobs.getByRole("button", { name: "Open the workflow Bye" }).count()).toBe(2);
-    expect(await jobs.getByRole("button", { name: "Open the workflow Hello" }).count()).toBe(0);
+    expect(await jobs.getByRole("button", { name: "Open workflow Bye" }).count()).toBe(2);
+    expect(await jobs.getByRole("button", { name: "Open workflow Hello" }).count()).toBe(0);
     const only = jobs.getByRole("checkbox", { name: "Only Hello" });
     await only.check();
     await expect.poll(() => items.count()).toBe(2);
@@ -570,6 +571,44 @@ export default wf.id;`,
     await openTab(page, "Jobs");
     await page.getByRole("button", { name: "Copy the outputs of Pair" }).click();
     await expect.poll(clipboard).toBe(JSON.stringify({ pair: { a: 1, b: "two" } }, null, 2));
+    expect(app.problems).toEqual([]);
+  });
+
+  it("lists a job's nodes on Nodes: each one's status, time and error", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await autoAction(
+      page,
+      `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
+const wf = await workflows.create({ name: "Parse", graph: { nodes: [
+  { id: "text", type: "constant.string", data: { value: "{" }, position: { x: 0, y: 0 } },
+  { id: "parse", type: "json.parse", data: {}, position: { x: 250, y: 0 } },
+  { id: "out", type: "workflow.output", data: { name: "parsed" }, position: { x: 500, y: 0 } },
+], edges: [
+  { id: "a", source: "text", sourceHandle: "output", target: "parse", targetHandle: "text" },
+  { id: "b", source: "parse", sourceHandle: "output", target: "out", targetHandle: "value" },
+] } });
+export default (await workflows.run({ workflow_id: wf.id })).status;`,
+    );
+    await openTab(page, "Jobs");
+    const job = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Parse: failed" });
+    const nodes = job.getByRole("button", { name: "Nodes" });
+    expect(await nodes.getAttribute("aria-expanded")).toBe("false");
+    await nodes.click();
+    const rows = job.getByRole("table").getByRole("row");
+    await expect.poll(() => rows.count()).toBe(4);
+    const cells = async (i: number) => (await rows.nth(i).getByRole("cell").allTextContents()).map((t) => t.trim());
+    expect((await cells(1)).slice(0, 2)).toEqual(["Text text", "done"]);
+    expect((await cells(1))[2]).toMatch(/^\d+(\.\d+)? (ms|s)$/);
+    const parse = await cells(2);
+    expect(parse[0]).toContain("Parse JSON parse");
+    expect(parse[0]).toContain("not valid JSON");
+    expect(parse[1]).toBe("failed");
+    expect((await cells(3))[1]).toMatch(/^(not run|skipped)$/);
+    expect(await nodes.getAttribute("aria-expanded")).toBe("true");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await nodes.click();
+    expect(await job.getByRole("table").count()).toBe(0);
     expect(app.problems).toEqual([]);
   });
 });

@@ -38,6 +38,15 @@ export interface JobsFilter {
 
 const sameFilter = (a: JobsFilter, b: JobsFilter) => a.workflow === b.workflow && !!a.failed === !!b.failed;
 
+/** One node of a job as `jobs.get` tells it. */
+export interface JobNode {
+  id: string;
+  type: string;
+  status: string;
+  duration_ms?: number;
+  error?: { code: string; message: string };
+}
+
 interface StoredNode {
   id: string;
   status: string;
@@ -277,6 +286,12 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
       }
       this.#update(jobId, (job) => ({ ...job, nodes }));
     }
+  }
+
+  /** A job's nodes as the server has them (status, time, error), or why they could not be read. */
+  async nodesOf(jobId: string): Promise<{ nodes: JobNode[] } | { problem: string }> {
+    const read = await this.calls.invoke("jobs", "get", [{ job_id: jobId }]);
+    return read.ok ? { nodes: (read.value as { nodes?: JobNode[] }).nodes ?? [] } : { problem: read.error.message };
   }
 
   async cancel(jobId: string): Promise<string | undefined> {

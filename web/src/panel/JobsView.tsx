@@ -4,8 +4,9 @@
  * outputs (with `Copy`) and the error naming the failing node. Where the page has an editor: `Show
  * node` finds that node on the canvas, `Open workflow` opens another workflow's job, `Use these
  * inputs` puts a run's inputs in its workflow's run inputs, and `Only <workflow>` and `Only failed`
- * filter the list. `Ask the agent` begins a question about a failure in the conversation. Kept live
- * from the session's job events; `Show older jobs` below reads the next page.
+ * filter the list; `Nodes` lists a job's nodes with their status and time (JobNodes.tsx). `Ask the
+ * agent` begins a question about a failure in the conversation. Kept live from the session's job
+ * events; `Show older jobs` below reads the next page.
  */
 import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
@@ -16,6 +17,7 @@ import type { EditorStore } from "../editor/store.ts";
 import { eachFrameUntil } from "../editor/view.ts";
 import type { JobEntry, JobsStore } from "../jobs/jobs-store.ts";
 import { useStoredFlag } from "../stored-flag.ts";
+import { JobNodes } from "./JobNodes.tsx";
 import { ValueView, valuesLine } from "./ValueView.tsx";
 
 function duration(job: JobEntry): string {
@@ -90,7 +92,7 @@ function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) 
           <button
             type="button"
             className="open-workflow"
-            aria-label={`Open the workflow ${name}`}
+            aria-label={`Open workflow ${name}`}
             onClick={() => void showNode(job.workflow_id).then(setShown)}
           >
             Open workflow
@@ -148,6 +150,7 @@ function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) 
           ) : null}
         </p>
       ) : null}
+      {job.progress.total > 0 ? <JobNodes jobId={job.job_id} status={job.status} store={store} /> : null}
       {job.outputs !== undefined && job.outputs !== null && job.status === "completed" ? (
         <div className="job-outputs">
           <ValueView value={job.outputs} />
