@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WORKFLOWS } from "../support/server.ts";
 import { openApp } from "./browser.ts";
-import { addNode as addFromPalette, connect, newWorkflow, workflowAction } from "./editor.ts";
+import { addNode as addFromPalette, connect, draftKept, newWorkflow, workflowAction } from "./editor.ts";
 
 describe("the workflow editor, by hand", () => {
   it("adds, drags, connects, undoes and saves; a reload finds the saved graph; hand edits never prompt", async () => {
@@ -110,6 +110,7 @@ describe("the workflow editor, by hand", () => {
     const { page, context } = app;
     await newWorkflow(page, "Shared");
     await addFromPalette(page, "number", "constant.number");
+    await draftKept(page);
     await page.reload();
     await page.getByText("Shared · version 1 · unsaved draft").waitFor();
     await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(1);

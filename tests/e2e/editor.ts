@@ -98,3 +98,22 @@ export async function connect(
 export async function openTab(page: Page, name: "Action" | "History" | "Jobs"): Promise<void> {
   await page.getByRole("tab", { name }).click();
 }
+
+/**
+ * Waits until this page's browser keeps a draft of the open workflow (IndexedDB, written a moment
+ * after the edit): a reload right after an edit would otherwise race the write.
+ */
+export async function draftKept(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const opened = indexedDB.open("keyval-store");
+        opened.onerror = () => resolve(false);
+        opened.onsuccess = () => {
+          const keys = opened.result.transaction("keyval").objectStore("keyval").getAllKeys();
+          keys.onsuccess = () => resolve(keys.result.some((key) => String(key).startsWith("draft:")));
+          keys.onerror = () => resolve(false);
+        };
+      }),
+  );
+}

@@ -54,9 +54,16 @@ export function nearestLeft(all: readonly Node[], gone: readonly Node[]): string
   return best?.id;
 }
 
-/** Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no focus). */
+/**
+ * Focuses a node once React Flow shows it (it draws a new node hidden until measured; hidden takes no
+ * focus), unless the person has put focus somewhere else meanwhile (a click on Add node while the new
+ * node is still being drawn: taking focus back would close the palette it opened).
+ */
 export function focusOnceDrawn(nodeId: string): void {
+  const start = document.activeElement;
   eachFrameUntil(() => {
+    const now = document.activeElement;
+    if (now !== null && now !== start && now !== document.body) return true;
     const element = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
     element?.focus();
     return element !== null && document.activeElement === element;
