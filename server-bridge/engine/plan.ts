@@ -21,7 +21,7 @@ import {
 import { EXECUTORS } from "./executors/index.ts";
 import { expressionVariables, parseExpression } from "./expression.ts";
 import { isInputName, literalInputs } from "./inputs.ts";
-import { fieldPath, inputProblemText, nodeLabel, unfilledText } from "./problems.ts";
+import { distinctLabel, fieldPath, inputProblemText, unfilledText } from "./problems.ts";
 import type { Executor } from "./types.ts";
 
 export interface GraphIssue {
@@ -162,7 +162,7 @@ export function planGraph(full: Graph): PlanResult {
     if (!type || !executor) return;
     const wired = new Set((wires[i] ?? []).map((w) => w.input));
     const literal = literalInputs(type, node.data, wired);
-    const label = nodeLabel(graph, node);
+    const label = distinctLabel(graph, node);
     for (const problem of literal.problems) {
       problems.push({
         node_id: node.id,

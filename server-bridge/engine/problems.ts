@@ -6,7 +6,7 @@
  * which a failure lists in its `issues` as `path: message`.
  */
 import type { Graph, GraphNode } from "../../shared/graph/document.ts";
-import { nodeLabel as titleOf } from "../../shared/graph/node-types.ts";
+import { nodeLabel } from "../../shared/graph/node-types.ts";
 
 /** Why one input of a node has no usable value. */
 export type InputProblem =
@@ -53,12 +53,12 @@ export function unfilledText(kind: "slot" | "variable", names: readonly string[]
 }
 
 /**
- * The node as the person sees it: its own title, else its type's. When another node of the graph
- * reads the same, its id (shown in the inspector) tells them apart.
+ * The node as the person sees it (nodeLabel: its own title, else its type's), told apart by its id
+ * (shown in the inspector) when another node of the graph reads the same.
  */
-export function nodeLabel(graph: Graph, node: GraphNode): string {
-  const label = titleOf(node);
-  const twin = graph.nodes.some((other) => other !== node && titleOf(other) === label);
+export function distinctLabel(graph: Graph, node: GraphNode): string {
+  const label = nodeLabel(node);
+  const twin = graph.nodes.some((other) => other !== node && nodeLabel(other) === label);
   return twin ? `${label} (${node.id})` : label;
 }
 

@@ -6,7 +6,7 @@
  * A node an action has just added or changed is marked for a moment. A note shows its text.
  */
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
-import { findNodeType, isNote } from "../../../shared/graph/node-types.ts";
+import { findNodeType, isNote, nodeLabel } from "../../../shared/graph/node-types.ts";
 import { AssetRef } from "../../../shared/protocol/values.ts";
 import type { NodeRun } from "../jobs/jobs-store.ts";
 import { PageImage } from "../PageImage.tsx";
@@ -83,7 +83,7 @@ function NoteNode({ data, selected }: Pick<NodeProps<WorkflowFlowNode>, "data" |
 export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
   if (isNote(data.type)) return <NoteNode data={data} selected={selected} />;
   const meta = findNodeType(data.type);
-  const title = data.title || meta?.title || data.type;
+  const title = nodeLabel(data);
   const inputs = inputHandles(data.type, data.values);
   const outputs = outputHandles(data.type);
   const props = properties(data.type, data.values);
