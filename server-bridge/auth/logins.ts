@@ -41,21 +41,17 @@ export class Logins {
     return row && row.expires_at > Date.now() ? row.user_id : undefined;
   }
 
-  cookie(loginId: string, secure: boolean): string {
+  /** The login cookie's header; with no login, the one that drops it (signed out, expired). */
+  cookie(loginId: string | undefined, secure: boolean): string {
     const parts = [
-      `${COOKIE_NAME}=${loginId}`,
+      `${COOKIE_NAME}=${loginId ?? ""}`,
       "Path=/",
       "HttpOnly",
       "SameSite=Strict",
-      `Max-Age=${LOGIN_TTL_MS / 1000}`,
+      `Max-Age=${loginId === undefined ? 0 : LOGIN_TTL_MS / 1000}`,
     ];
     if (secure) parts.push("Secure");
     return parts.join("; ");
-  }
-
-  /** The header that drops a login cookie from the browser (one that no longer signs in: signed out, expired). */
-  clearedCookie(): string {
-    return `${COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
   }
 }
 

@@ -47,6 +47,8 @@ export interface Credentials {
   addUser(name: string): Promise<{ userId: string; token: string; mcpToken: string }>;
   /** Every user, oldest first: ids (what `--user` takes), names and when each was added. */
   listUsers(): Promise<{ userId: string; name: string; createdAt: string }[]>;
+  /** A user's name (undefined for an id nobody has). */
+  nameOf(userId: string): Promise<string | undefined>;
 }
 
 const MAX_USER_NAME = 100;
@@ -105,6 +107,10 @@ export async function loadCredentials(
         await insert.run(hashToken(userMcpToken), userId, "mcp", at);
       });
       return { userId, token, mcpToken: userMcpToken };
+    },
+    async nameOf(userId) {
+      const row = (await store.sql("SELECT name FROM users WHERE id = ?").get(userId)) as { name: string } | undefined;
+      return row?.name;
     },
     async listUsers() {
       const rows = (await store.sql("SELECT id, name, created_at FROM users ORDER BY created_at, id").all()) as {

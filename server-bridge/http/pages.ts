@@ -117,7 +117,7 @@ export async function servePage(app: AppServices, req: IncomingMessage, res: Ser
     "Content-Type": "text/html; charset=utf-8",
     "Content-Security-Policy": PAGE_CSP,
     "Cache-Control": "no-cache",
-    ...(stale ? { "Set-Cookie": app.logins.clearedCookie() } : {}),
+    ...(stale ? { "Set-Cookie": app.logins.cookie(undefined, false) } : {}),
   });
   res.end(html);
 }

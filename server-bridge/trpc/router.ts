@@ -41,12 +41,7 @@ export const appRouter = router({
   widgets: widgetsRouter,
   auth: router({
     /** Who the caller is: the user's name (the page says whom it is signed in as). */
-    whoami: authed.query(async ({ ctx }) => {
-      const row = (await ctx.app.store.sql("SELECT name FROM users WHERE id = ?").get(ctx.userId)) as
-        | { name: string }
-        | undefined;
-      return { name: row?.name ?? ctx.userId };
-    }),
+    whoami: authed.query(async ({ ctx }) => ({ name: (await ctx.app.credentials.nameOf(ctx.userId)) ?? ctx.userId })),
     /** Signs this browser out: its login ends, and every socket it holds is closed. */
     signOut: person.mutation(async ({ ctx }) => {
       if (ctx.caller.via === "cookie" && ctx.caller.session) await ctx.app.logins.end(ctx.caller.session);
