@@ -8,7 +8,7 @@
  * `write`: a change it hears of meanwhile may be its own, so it is weighed once the write has answered.
  */
 import { describeDiff, diffGraphs } from "../../../shared/graph/diff.ts";
-import type { Workflow } from "../../../shared/graph/document.ts";
+import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { EditorStore } from "./store.ts";
 import type { UserCalls } from "./user-calls.ts";
 
@@ -42,16 +42,26 @@ export class OpenVersions {
   }
 
   /**
+   * An earlier version's graph of the open workflow, read for the workflow still open when it comes
+   * (else why not).
+   */
+  async #graphOf(version: number): Promise<{ graph: Graph } | { problem: string }> {
+    const id = this.store.getSnapshot().workflow?.id;
+    if (!id) return { problem: "Open a workflow first." };
+    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
+    if (!result.ok) return { problem: result.error.message };
+    if (this.store.getSnapshot().workflow?.id !== id) return { problem: "Another workflow was opened meanwhile." };
+    return { graph: (result.value as Workflow).graph };
+  }
+
+  /**
    * Puts an earlier version's graph on the canvas, an unsaved draft of the open workflow (one undo step;
    * Save keeps it as the newest version). Answers why not, when it cannot.
    */
   async open(version: number): Promise<string | undefined> {
-    const id = this.store.getSnapshot().workflow?.id;
-    if (!id) return "Open a workflow first.";
-    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
-    if (!result.ok) return result.error.message;
-    if (this.store.getSnapshot().workflow?.id !== id) return "Another workflow was opened meanwhile.";
-    this.store.replace((result.value as Workflow).graph);
+    const read = await this.#graphOf(version);
+    if ("problem" in read) return read.problem;
+    this.store.replace(read.graph);
     return undefined;
   }
 
@@ -60,17 +70,10 @@ export class OpenVersions {
    * graph); or why it could not be read.
    */
   async compare(version: number): Promise<{ changes: string[] } | { problem: string }> {
-    const id = this.store.getSnapshot().workflow?.id;
-    if (!id) return { problem: "Open a workflow first." };
-    const result = await this.calls.invoke("workflows", "get", [id, { version }]);
-    if (!result.ok) return { problem: result.error.message };
-    const { graph } = this.store.getSnapshot();
-    const changes = describeDiff(
-      diffGraphs((result.value as Workflow).graph, graph),
-      `version ${version}`,
-      "the canvas",
-    );
-    return { changes };
+    const read = await this.#graphOf(version);
+    if ("problem" in read) return read;
+    const canvas = this.store.getSnapshot().graph;
+    return { changes: describeDiff(diffGraphs(read.graph, canvas), `version ${version}`, "the canvas") };
   }
 
   /** One of this page's own writes of the open workflow (a save, a rename). */

@@ -38,14 +38,16 @@ export interface JobsFilter {
 
 const sameFilter = (a: JobsFilter, b: JobsFilter) => a.workflow === b.workflow && !!a.failed === !!b.failed;
 
-/** One node of a job as `jobs.get` tells it. */
-export interface JobNode {
-  id: string;
-  type: string;
-  status: string;
-  duration_ms?: number;
-  error?: { code: string; message: string };
-}
+/** One node of a job as `jobs.get` tells it (parsed: what the page shows of it). */
+const JobNode = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.string(),
+  duration_ms: z.number().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type JobNode = z.infer<typeof JobNode>;
+const JobNodes = z.object({ nodes: z.array(JobNode) });
 
 interface StoredNode {
   id: string;
@@ -291,7 +293,9 @@ export class JobsStore extends ExternalStore<JobEntry[]> {
   /** A job's nodes as the server has them (status, time, error), or why they could not be read. */
   async nodesOf(jobId: string): Promise<{ nodes: JobNode[] } | { problem: string }> {
     const read = await this.calls.invoke("jobs", "get", [{ job_id: jobId }]);
-    return read.ok ? { nodes: (read.value as { nodes?: JobNode[] }).nodes ?? [] } : { problem: read.error.message };
+    if (!read.ok) return { problem: read.error.message };
+    const parsed = JobNodes.safeParse(read.value);
+    return parsed.success ? { nodes: parsed.data.nodes } : { problem: "The server sent a malformed answer." };
   }
 
   async cancel(jobId: string): Promise<string | undefined> {
