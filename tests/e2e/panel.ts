@@ -27,6 +27,13 @@ export async function finished(page: Scope): Promise<string> {
   return (await region.textContent()) ?? "";
 }
 
+/** Runs `code` as an action in auto mode (nothing asks); answers the result's text. */
+export async function autoAction(page: Page, code: string): Promise<string> {
+  await page.getByLabel("Mode", { exact: true }).selectOption("auto");
+  await runAction(page, code);
+  return finished(page);
+}
+
 export function dialog(page: Scope) {
   return page.getByRole("dialog");
 }

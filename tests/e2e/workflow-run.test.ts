@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { accessibilityProblems } from "./a11y.ts";
 import { openApp } from "./browser.ts";
 import { newWorkflow, node, openTab, select } from "./editor.ts";
-import { dialog, finished, runAction } from "./panel.ts";
+import { autoAction, dialog, finished, runAction } from "./panel.ts";
 
 /** Whether node `id` is wholly inside the canvas's visible box. */
 async function inView(page: Page, id: string): Promise<boolean> {
@@ -22,13 +22,6 @@ async function inView(page: Page, id: string): Promise<boolean> {
     box.x + box.width <= canvas.x + canvas.width &&
     box.y + box.height <= canvas.y + canvas.height
   );
-}
-
-/** Runs `code` as an action in auto mode (nothing asks); answers the result's text. */
-async function autoAction(page: Page, code: string): Promise<string> {
-  await page.getByLabel("Mode", { exact: true }).selectOption("auto");
-  await runAction(page, code);
-  return finished(page);
 }
 
 const BUILD_AND_RUN = `import { ui } from "@nodetool-ai/sandbox-nodetool/ui";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { openApp } from "./browser.ts";
 import { addNode, newWorkflow, node, select, workflowAction } from "./editor.ts";
-import { finished, runAction } from "./panel.ts";
+import { autoAction, finished, runAction } from "./panel.ts";
 
 describe("workflow versions", () => {
   it("lists the versions a save replaced, opens one as a draft, undoes that, and saves it as the newest", async () => {
@@ -80,35 +80,26 @@ export default (await workflows.update(${JSON.stringify(id)}, { name: "Emptied",
   it("says how a kept version differs from the canvas: nodes only in one, inputs changed, connections, moves", async () => {
     await using app = await openApp();
     const { page } = app;
-    await page.getByLabel("Mode", { exact: true }).selectOption("auto");
-    await runAction(
+    // Version 1, then version 2 (a's value, b gone, c new, out moved), then a new description only.
+    const made = await autoAction(
       page,
       `import { workflows } from "@nodetool-ai/sandbox-nodetool/workflows";
-const at = (x) => ({ x, y: 0 });
-const wf = await workflows.create({ name: "Calc", graph: { nodes: [
-  { id: "a", type: "constant.number", data: { value: 1 }, position: at(0) },
-  { id: "b", type: "constant.number", title: "Two", data: { value: 2 }, position: at(0) },
-  { id: "add", type: "math.add", data: {}, position: at(200) },
-  { id: "out", type: "workflow.output", data: { name: "sum" }, position: at(400) },
-], edges: [
-  { id: "e1", source: "a", sourceHandle: "output", target: "add", targetHandle: "a" },
-  { id: "e2", source: "b", sourceHandle: "output", target: "add", targetHandle: "b" },
-  { id: "e3", source: "add", sourceHandle: "output", target: "out", targetHandle: "value" },
-] } });
-await workflows.update(wf.id, { graph: { nodes: [
-  { id: "a", type: "constant.number", data: { value: 5 }, position: at(0) },
-  { id: "c", type: "constant.number", title: "Three", data: { value: 3 }, position: { x: 0, y: 200 } },
-  { id: "add", type: "math.add", data: {}, position: at(200) },
-  { id: "out", type: "workflow.output", data: { name: "sum" }, position: at(600) },
-], edges: [
-  { id: "e1", source: "a", sourceHandle: "output", target: "add", targetHandle: "a" },
-  { id: "e4", source: "c", sourceHandle: "output", target: "add", targetHandle: "b" },
-  { id: "e3", source: "add", sourceHandle: "output", target: "out", targetHandle: "value" },
-] } });
+const node = (id, type, data, x, y = 0, title) => ({ id, type, data, position: { x, y }, ...(title ? { title } : {}) });
+const wire = (id, source, target, targetHandle) => ({ id, source, sourceHandle: "output", target, targetHandle });
+const add = node("add", "math.add", {}, 200);
+const sum = wire("e3", "add", "out", "value");
+const wf = await workflows.create({ name: "Calc", graph: {
+  nodes: [node("a", "constant.number", { value: 1 }, 0), node("b", "constant.number", { value: 2 }, 0, 0, "Two"), add, node("out", "workflow.output", { name: "sum" }, 400)],
+  edges: [wire("e1", "a", "add", "a"), wire("e2", "b", "add", "b"), sum],
+} });
+await workflows.update(wf.id, { graph: {
+  nodes: [node("a", "constant.number", { value: 5 }, 0), node("c", "constant.number", { value: 3 }, 0, 200, "Three"), add, node("out", "workflow.output", { name: "sum" }, 600)],
+  edges: [wire("e1", "a", "add", "a"), wire("e4", "c", "add", "b"), sum],
+} });
 await workflows.update(wf.id, { description: "Adds two numbers." });
 export default wf.id;`,
     );
-    const id = (await finished(page)).match(/wf_[\w-]+/)?.[0];
+    const id = made.match(/wf_[\w-]+/)?.[0];
     expect(id).toBeDefined();
     await page.goto(`${app.server.url}/?workflow=${id}`);
     await page.getByText("Calc · version 3").waitFor();
