@@ -3,6 +3,8 @@
  * it: nodes by id (added, removed, changed in type, title or an input's value, moved), connections by
  * what they join (an edge's id does not matter). `describeDiff` says it in a few lines.
  */
+
+import { plural } from "../protocol/durations.ts";
 import type { Graph, GraphEdge, GraphNode } from "./document.ts";
 import { nodeLabel } from "./node-types.ts";
 
@@ -65,8 +67,6 @@ function names(items: readonly string[]): string {
   const shown = items.slice(0, LISTED).join(", ");
   return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /**
  * The differences in lines, each naming what it is about: `fromName` and `toName` say which graph is

@@ -1,7 +1,7 @@
 /**
  * How long something took, for a person: "180 ms", "4.2 s", "2 min 5 s"; and an observation's time
  * with its approval wait stated apart ("180 ms · waited 41 s for approval"), since a wait for the
- * person is not the action's own time.
+ * person is not the action's own time. And a count for a person: "1 node", "3 connections".
  */
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -33,4 +33,9 @@ export function timeAgo(at: string | number | Date, now: number = Date.now()): s
   if (days === 1) return "yesterday";
   if (days < 7) return `${days} days ago`;
   return `on ${when.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" })}`;
+}
+
+/** A count with its noun: "1 node", "2 nodes" (`many` for an irregular plural). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

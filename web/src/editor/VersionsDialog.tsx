@@ -7,7 +7,7 @@
  * A modal dialog: Escape or Close closes it and focus goes back to `More`.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { timeAgo } from "../../../shared/protocol/durations.ts";
+import { plural, timeAgo } from "../../../shared/protocol/durations.ts";
 import type { WorkflowVersion } from "./versions.ts";
 
 export interface VersionsDialogProps {
@@ -22,8 +22,6 @@ export interface VersionsDialogProps {
   /** `opened`: a version is on the canvas now. */
   onClose(opened: boolean): void;
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 type Compared = { changes: string[] } | { problem: string } | "reading";
 

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import type { Graph } from "../../../shared/graph/document.ts";
+import { plural } from "../../../shared/protocol/durations.ts";
 
 export interface WorkflowDetailsProps {
   description: string;
@@ -13,8 +14,6 @@ export interface WorkflowDetailsProps {
   /** Stores the description; answers why it was not, or undefined. */
   onDescribe(description: string): Promise<string | undefined>;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function WorkflowDetails({ description, graph, onDescribe }: WorkflowDetailsProps) {
   const [text, setText] = useState(description);

@@ -5,13 +5,13 @@
  * (they are the person's or an agent's text, read as data).
  */
 import { nodeLabel } from "../../../shared/graph/node-types.ts";
+import { plural } from "../../../shared/protocol/durations.ts";
 import type { EditorController } from "./controller.ts";
 
 const NAME_MAX = 80;
 const SELECTED_MAX = 10;
 
 const quoted = (text: string) => JSON.stringify(text.length > NAME_MAX ? `${text.slice(0, NAME_MAX - 1)}…` : text);
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 export function editorContext(controller: Pick<EditorController, "store" | "selection">): string {
   const { workflow, graph, dirty } = controller.store.getSnapshot();
