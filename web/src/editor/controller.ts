@@ -9,6 +9,7 @@ import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import type { DocumentOp } from "../../../shared/graph/ops.ts";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
+import { Drafts } from "./drafts.ts";
 import type { WorkflowExample } from "./examples.ts";
 import type { EditorStore } from "./store.ts";
 import { UserCalls } from "./user-calls.ts";
@@ -21,11 +22,6 @@ export interface WorkflowSummary {
   description?: string | undefined;
   version: number;
   updated_at: string;
-}
-
-interface Draft {
-  graph: Graph;
-  version: number;
 }
 
 /** One hand edit: a document operation and its arguments. */
@@ -62,6 +58,7 @@ export class EditorController {
   selection: readonly string[] = [];
   /** Workflows this page is deleting: their `deleted` event is this page's own act, not news from elsewhere. */
   readonly #deleting = new Set<string>();
+  readonly #drafts = new Drafts();
 
   constructor(
     api: Api,
@@ -77,10 +74,10 @@ export class EditorController {
       const id = snapshot.workflow?.id;
       if (snapshot.dirty && id) {
         drafting = id;
-        void set(`draft:${id}`, { graph: snapshot.graph, version: snapshot.workflow?.version ?? 0 } satisfies Draft);
+        this.#drafts.keep(id, { graph: snapshot.graph, version: snapshot.workflow?.version ?? 0 });
       } else if (id && drafting === id) {
         drafting = undefined;
-        void del(`draft:${id}`);
+        this.#drafts.drop(id);
       }
     };
   }
@@ -94,8 +91,8 @@ export class EditorController {
     const result = await this.calls.invoke("workflows", "get", [id]);
     if (!result.ok) return result.error.message;
     const workflow = result.value as Workflow;
-    if (options.discardDraft) await del(`draft:${id}`);
-    const draft = options.discardDraft ? undefined : await get<Draft>(`draft:${id}`);
+    if (options.discardDraft) await this.#drafts.discard(id);
+    const draft = options.discardDraft ? undefined : await this.#drafts.read(id);
     this.store.open(workflow, draft);
     await set("open-workflow", id);
     return undefined;
@@ -230,7 +227,7 @@ export class EditorController {
     } finally {
       this.#deleting.delete(workflow.id);
     }
-    await del(`draft:${workflow.id}`);
+    await this.#drafts.discard(workflow.id);
     const next = (await this.list()).find((w) => w.id !== workflow.id);
     if (next) return this.open(next.id);
     await del("open-workflow");
