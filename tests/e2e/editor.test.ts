@@ -74,18 +74,44 @@ describe("the workflow editor, by hand", () => {
     await newWorkflow(page, "Noted");
     await addFromPalette(page, "comment", "canvas.note");
     const note = page.locator('.react-flow__node[data-id="canvas_note"]');
-    await note.getByText("An empty note: write it in the Inspector.").waitFor();
+    await note.getByText("An empty note: double-click to write.").waitFor();
     // Its text in the Inspector (the field keeps its lines); no connections to make.
     const text = page.getByRole("region", { name: "Inspector" }).getByRole("textbox", { name: "text" });
     await text.fill("Adds two numbers.\nSet them in the Add node.");
     await note.getByText("Set them in the Add node.").waitFor();
     expect(await note.locator(".react-flow__handle").count()).toBe(0);
     await addFromPalette(page, "add", "math.add");
-    // A double-click on the note selects it and puts the cursor in its text.
+    // A double-click on the note writes it in place, the cursor after its text; Escape ends the writing
+    // (focus back on the note), and however many keys it took, it is one undo step.
     await note.dblclick();
-    await expect
-      .poll(() => page.evaluate(() => (document.activeElement as HTMLTextAreaElement | null)?.value))
-      .toBe("Adds two numbers.\nSet them in the Add node.");
+    const writing = note.getByRole("textbox", { name: "Note text" });
+    await expect.poll(() => writing.evaluate((field) => field === document.activeElement)).toBe(true);
+    await page.keyboard.type(" Then run.");
+    await page.keyboard.press("Escape");
+    await writing.waitFor({ state: "detached" });
+    await note.getByText("Set them in the Add node. Then run.").waitFor();
+    expect(await note.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => text.inputValue()).toBe("Adds two numbers.\nSet them in the Add node. Then run.");
+    const shown = () => note.locator(".wf-note-text").textContent();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(shown).toBe("Adds two numbers.\nSet them in the Add node.");
+    await page.getByRole("button", { name: "Redo" }).click();
+    await expect.poll(shown).toBe("Adds two numbers.\nSet them in the Add node. Then run.");
+    // Enter on the focused note writes it too (Ctrl+Enter ends); so does the menu's Edit text, and a click
+    // elsewhere ends it.
+    await note.focus();
+    await page.keyboard.press("Enter");
+    await writing.waitFor();
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Control+Enter");
+    await writing.waitFor({ state: "detached" });
+    await note.click({ button: "right" });
+    await page.getByRole("menuitem", { name: /^Edit text/ }).click();
+    await expect.poll(() => writing.evaluate((field) => field === document.activeElement)).toBe(true);
+    await page.keyboard.type("!");
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await writing.waitFor({ state: "detached" });
+    expect(await shown()).toBe("Adds two numbers.\nSet them in the Add node. Then run!");
     await page.getByRole("button", { name: "Run workflow" }).click();
     // One node ran: the note is not among them, and shows no run.
     await page.getByText(/^Completed in /).waitFor();
@@ -100,7 +126,7 @@ describe("the workflow editor, by hand", () => {
     const stored = (await server.app.store.sql("SELECT graph FROM workflows").get()) as { graph: string };
     expect(JSON.parse(stored.graph).nodes[0]).toMatchObject({
       type: "canvas.note",
-      data: { text: "Adds two numbers.\nSet them in the Add node." },
+      data: { text: "Adds two numbers.\nSet them in the Add node. Then run!" },
     });
     expect(app.problems).toEqual([]);
   });

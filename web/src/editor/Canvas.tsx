@@ -38,6 +38,7 @@ import type { MenuRequest } from "./CanvasMenu.tsx";
 import { edgesOf } from "./flow-edges.ts";
 import { flowNodes } from "./flow-nodes.ts";
 import { connectionRefusal, handleType } from "./handles.ts";
+import { type NoteEditing, NoteEditingProvider } from "./NoteNode.tsx";
 import { fitOnceMeasured } from "./view.ts";
 import { type WorkflowFlowNode, WorkflowNode } from "./WorkflowNode.tsx";
 
@@ -61,8 +62,8 @@ export interface CanvasProps {
   onEdits(edits: { op: DocumentOp; args: Record<string, unknown> }[]): void;
   onSelection(ids: string[]): void;
   onPalette(request: PaletteRequest): void;
-  /** A double-click on a note: its text, to write. */
-  onEditNote(id: string): void;
+  /** Notes written in place (a double-click on one, or Enter on it). */
+  notes: NoteEditing;
   onMessage(message: string | undefined): void;
   /** The newest change of the graph was an action's (its moved nodes count as landing too). */
   byAction?: boolean;
@@ -73,7 +74,7 @@ export interface CanvasProps {
 }
 
 export function Canvas(props: CanvasProps) {
-  const { graph, job, select, onEdits, onSelection, onPalette, onEditNote, onMessage, byAction, onShortcuts, onMenu } =
+  const { graph, job, select, onEdits, onSelection, onPalette, notes, onMessage, byAction, onShortcuts, onMenu } =
     props;
   const flow = useReactFlow<WorkflowFlowNode, Edge>();
   const wrapper = useRef<HTMLElement>(null);
@@ -251,8 +252,17 @@ export function Canvas(props: CanvasProps) {
   };
   // From the keyboard: the Menu key or Shift+F10 on a focused node or connection, or on the canvas.
   const onMenuKey = (event: ReactKeyboardEvent) => {
-    if (event.key !== "ContextMenu" && !(event.key === "F10" && event.shiftKey)) return;
     const target = event.target as Element;
+    // Enter on a focused note writes it (on another node, React Flow's Enter selects it).
+    if (event.key === "Enter" && !event.ctrlKey && !event.metaKey && target.classList.contains("react-flow__node")) {
+      const id = target.getAttribute("data-id");
+      if (id && isNote(graph.nodes.find((n) => n.id === id)?.type ?? "")) {
+        event.preventDefault();
+        notes.start(id);
+      }
+      return;
+    }
+    if (event.key !== "ContextMenu" && !(event.key === "F10" && event.shiftKey)) return;
     const element = target.closest(".react-flow__node, .react-flow__edge") ?? wrapper.current;
     if (!element) return;
     event.preventDefault();
@@ -336,34 +346,36 @@ export function Canvas(props: CanvasProps) {
         const target = event.target as HTMLElement;
         const noteId = target.closest(".react-flow__node")?.getAttribute("data-id");
         const note = noteId ? graph.nodes.find((n) => n.id === noteId) : undefined;
-        if (note && isNote(note.type)) onEditNote(note.id);
+        if (note && isNote(note.type)) notes.start(note.id);
         if (!target.classList.contains("react-flow__pane")) return;
         const place = placeOf(event);
         if (place) onPalette(place);
       }}
     >
-      <ReactFlow<WorkflowFlowNode, Edge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        {...flowHandlers}
-        deleteKeyCode={null}
-        zoomOnDoubleClick={false}
-        minZoom={0.1}
-        fitView
-        fitViewOptions={FIT_VIEW}
-        proOptions={PRO_OPTIONS}
-      >
-        <Background />
-        <Controls>
-          <ControlButton onClick={onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
-            ?
-          </ControlButton>
-        </Controls>
-        <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
-      </ReactFlow>
+      <NoteEditingProvider value={notes}>
+        <ReactFlow<WorkflowFlowNode, Edge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          {...flowHandlers}
+          deleteKeyCode={null}
+          zoomOnDoubleClick={false}
+          minZoom={0.1}
+          fitView
+          fitViewOptions={FIT_VIEW}
+          proOptions={PRO_OPTIONS}
+        >
+          <Background />
+          <Controls>
+            <ControlButton onClick={onShortcuts} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+              ?
+            </ControlButton>
+          </Controls>
+          <MiniMap pannable zoomable ariaLabel="Minimap of the workflow" />
+        </ReactFlow>
+      </NoteEditingProvider>
       {graph.nodes.length === 0 ? (
         <p className="canvas-empty">
           Double-click the canvas or press Ctrl/Cmd+K to add a node, or ask the agent to build the workflow.

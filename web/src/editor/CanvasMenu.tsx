@@ -38,6 +38,8 @@ export interface MenuActions {
   disconnect: (() => void) | undefined;
   /** A question about the selection (on the canvas: the workflow), begun in the agent's Message (absent without an agent). */
   ask: (() => void) | undefined;
+  /** The one selected note's text, written in place (absent for anything else). */
+  editNote: (() => void) | undefined;
   /** The one selected node's title, in the inspector (absent for several). */
   rename: (() => void) | undefined;
   addNode(): void;
@@ -63,6 +65,7 @@ export function menuFor(
       items: [
         { label: "Copy", keys: modKey("C"), run: a.copy },
         { label: "Duplicate", keys: modKey("D"), run: a.duplicate },
+        ...(a.editNote ? [{ label: "Edit text", keys: "Enter", run: a.editNote }] : []),
         { label: "Rename", keys: "F2", run: a.rename },
         { label: "Disconnect", run: a.disconnect },
         ...asking,

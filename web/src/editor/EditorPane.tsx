@@ -6,6 +6,7 @@ import "@xyflow/react/dist/style.css";
 import "./editor.css";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { isNote } from "../../../shared/graph/node-types.ts";
 import { type AgentAsks, aboutNodes } from "../agent-asks.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
@@ -20,6 +21,7 @@ import { useEditorKeys } from "./keys.ts";
 import { autoLayout, type Size } from "./layout.ts";
 import { NewerVersion } from "./NewerVersion.tsx";
 import { NodeFinder } from "./NodeFinder.tsx";
+import { useNoteEditing } from "./NoteNode.tsx";
 import { Palette, type PaletteChoice, paletteEdits } from "./Palette.tsx";
 import { RunControls } from "./RunControls.tsx";
 import type { WorkflowRunner } from "./runner.ts";
@@ -187,6 +189,9 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       return field !== null;
     });
   };
+  const notes = useNoteEditing((id, text, group) =>
+    problem(controller.userEdit("ui_update_node_data", { node_id: id, data: { text } }, group)),
+  );
   // The title of the focused node (or the one selected): F2 or the menu's Rename (Enter gives focus back).
   const rename = (named?: string) => {
     const focused = document.activeElement?.closest(".react-flow__node")?.getAttribute("data-id");
@@ -270,6 +275,10 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
               )
           : undefined,
       rename: acted.length === 1 ? () => rename(acted[0]) : undefined,
+      editNote:
+        acted.length === 1 && isNote(graph.nodes.find((n) => n.id === acted[0])?.type ?? "")
+          ? () => notes.start(acted[0] ?? "")
+          : undefined,
       addNode: () => showPalette({ at: menu.at, flow: menu.flow }),
       paste: snapshot.clipboard?.nodes.length ? () => paste(menu.flow) : undefined,
       selectAll: some ? selectAll : undefined,
@@ -357,7 +366,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
               onEdits={(edits) => problem(controller.userEdits(edits))}
               onSelection={(ids) => setSelected((now) => (now.join("\n") === ids.join("\n") ? now : ids))}
               onPalette={showPalette}
-              onEditNote={(id) => editField(id, "text", false)}
+              notes={notes}
               onMessage={problem}
               onShortcuts={openShortcuts}
               onMenu={openMenu}

@@ -14,6 +14,7 @@ export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ["Ctrl/Cmd+C, Ctrl/Cmd+V, Ctrl/Cmd+D", "Copy, paste, duplicate the selection (pastes into other tabs too)"],
   ["Ctrl/Cmd+A", "Select every node"],
   ["F2", "Rename the selected node (Enter or Escape goes back to it)"],
+  ["Enter", "Write the focused note in place (Escape or Ctrl/Cmd+Enter ends)"],
   ["Delete or Backspace", "Remove the selection"],
   ["Right-click, or the Menu key or Shift+F10", "The menu of a node, a connection or the canvas"],
   ["Shift+drag, or Ctrl/Cmd+click", "Select several nodes"],

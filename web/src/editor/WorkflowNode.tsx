@@ -3,7 +3,7 @@
  * value compactly: truncated, the full text on hover) and per output, and, while or after the open
  * workflow runs, its status (queued, running, done, failed with the error) and its output preview (an
  * image it made, as a thumbnail).
- * A node an action has just added or changed is marked for a moment. A note shows its text.
+ * A node an action has just added or changed is marked for a moment. A note is NoteNode.tsx.
  */
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { findNodeType, isNote, nodeLabel } from "../../../shared/graph/node-types.ts";
@@ -12,6 +12,7 @@ import type { NodeRun } from "../jobs/jobs-store.ts";
 import { PageImage } from "../PageImage.tsx";
 import { previewText } from "../panel/ValueView.tsx";
 import { inputHandles, outputHandles } from "./handles.ts";
+import { NoteNode } from "./NoteNode.tsx";
 
 export type WorkflowNodeData = {
   type: string;
@@ -69,19 +70,8 @@ function outputPreview(run: NodeRun | undefined): string | undefined {
   return previewText(outputs, 40);
 }
 
-/** A note: its text (the person's lines kept), its title above when it has one; nothing to connect. */
-function NoteNode({ data, selected }: Pick<NodeProps<WorkflowFlowNode>, "data" | "selected">) {
-  const text = typeof data.values.text === "string" ? data.values.text : "";
-  return (
-    <div className={`wf-node wf-note${selected ? " selected" : ""}${data.changed ? " changed" : ""}`}>
-      {data.title ? <div className="wf-note-title">{data.title}</div> : null}
-      <div className={`wf-note-text${text ? "" : " empty"}`}>{text || "An empty note: write it in the Inspector."}</div>
-    </div>
-  );
-}
-
-export function WorkflowNode({ data, selected }: NodeProps<WorkflowFlowNode>) {
-  if (isNote(data.type)) return <NoteNode data={data} selected={selected} />;
+export function WorkflowNode({ id, data, selected }: NodeProps<WorkflowFlowNode>) {
+  if (isNote(data.type)) return <NoteNode id={id} data={data} selected={selected} />;
   const meta = findNodeType(data.type);
   const title = nodeLabel(data);
   const inputs = inputHandles(data.type, data.values);
