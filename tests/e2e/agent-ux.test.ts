@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { action, agent, conversation, conversationAction, send } from "./agent-page.ts";
-import { openApp } from "./browser.ts";
+import { holdIndexedDb, openApp } from "./browser.ts";
 import { addNode, newWorkflow, select } from "./editor.ts";
 
 /** The element that has focus: its tag and accessible name, or where it sits. */
@@ -127,6 +127,8 @@ describe("the agent panel, for a first-time user", () => {
     const box = page.getByRole("textbox", { name: "Message" });
     // A request that reached the conversation stays out of the box.
     expect(await box.inputValue()).toBe("");
+    // Even when its write cannot finish before the page goes (the store held, as by a slow disk).
+    await holdIndexedDb(page);
     await box.fill("half a thought");
     await page.reload();
     await conversation(page).getByText("First answer.").waitFor();

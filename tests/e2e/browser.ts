@@ -125,3 +125,26 @@ export async function holdRunStart(
     holding = false;
   };
 }
+
+/**
+ * Holds the page's IndexedDB store (idb-keyval's, or the database `name`) with a transaction that never
+ * ends, as a slow disk would: the page's writes wait behind it until the page goes.
+ */
+export async function holdIndexedDb(page: Page, name = "keyval-store"): Promise<void> {
+  await page.evaluate(
+    (database) =>
+      new Promise<void>((resolve, reject) => {
+        const opened = indexedDB.open(database);
+        opened.onerror = () => reject(opened.error);
+        opened.onsuccess = () => {
+          const store = opened.result.transaction("keyval", "readwrite").objectStore("keyval");
+          const busy = () => {
+            store.count().onsuccess = busy;
+          };
+          busy();
+          resolve();
+        };
+      }),
+    name,
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WORKFLOWS } from "../support/server.ts";
-import { openApp } from "./browser.ts";
+import { holdIndexedDb, openApp } from "./browser.ts";
 import { addNode as addFromPalette, connect, draftKept, newWorkflow, select, workflowAction } from "./editor.ts";
 
 describe("the workflow editor, by hand", () => {
@@ -140,27 +140,12 @@ describe("the workflow editor, by hand", () => {
     await page.reload();
     await page.getByText("Shared · version 1 · unsaved draft").waitFor();
     await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(1);
-    // An edit whose IndexedDB write cannot finish before the page goes is kept too: here a transaction
-    // that never ends holds the store (as a slow disk would), and the page reloads right after Ctrl+D.
+    // An edit whose IndexedDB write cannot finish before the page goes is kept too: here the store is
+    // held (as by a slow disk) and the page reloads right after Ctrl+D.
     await select(page, "constant_number");
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          const opened = indexedDB.open("keyval-store");
-          opened.onsuccess = () => {
-            const store = opened.result.transaction("keyval", "readwrite").objectStore("keyval");
-            const busy = () => {
-              store.get("open-workflow").onsuccess = busy;
-            };
-            busy();
-            document.body.dispatchEvent(new KeyboardEvent("keydown", { key: "d", ctrlKey: true, bubbles: true }));
-            setTimeout(() => {
-              location.reload();
-              resolve();
-            }, 50);
-          };
-        }),
-    );
+    await holdIndexedDb(page);
+    await page.keyboard.press("ControlOrMeta+d");
+    await page.reload();
     await page.getByText("Shared · version 1 · unsaved draft").waitFor();
     await expect.poll(() => page.locator(".react-flow__node[data-id]").count()).toBe(2);
 

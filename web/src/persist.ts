@@ -3,9 +3,11 @@
  * agent message being written, the agent model chosen, and the action history (capped: the oldest entries drop; each keeps its code and, when small enough,
  * its last result). Where IndexedDB is refused (a widget framed by another site, with third-party
  * storage blocked) the same keys live in memory for the page's life instead: nothing depends on it.
+ * Text written just as the page goes is kept (left-behind.ts).
  */
 import { createStore, del, get, set, type UseStore } from "idb-keyval";
 import type { Observation } from "../../shared/protocol/worker.ts";
+import { LeftBehind } from "./left-behind.ts";
 
 export interface HistoryEntry {
   id: string;
@@ -63,20 +65,33 @@ function keyValue(name: string | undefined): KeyValue {
     }
     return onMemory(memory);
   };
+  // Text a person types (the action draft, the message) and removals: kept if the page goes mid-write.
+  const left = new LeftBehind<string>(`nt-left:${name ?? "app"}:`);
+  const write = (key: string, value: unknown): Promise<void> =>
+    value === null || value === undefined
+      ? left.track(key, null, del(key, idb()))
+      : typeof value === "string"
+        ? left.track(key, value, set(key, value, idb()))
+        : set(key, value, idb());
   return {
     get: <T>(key: string) =>
       attempt(
-        () => get<T>(key, idb()),
+        async () => {
+          const behind = left.take(key);
+          if (!behind) return await get<T>(key, idb());
+          await write(key, behind.value);
+          return (behind.value ?? undefined) as T | undefined;
+        },
         (map) => map.get(key) as T | undefined,
       ),
     set: (key, value) =>
       attempt(
-        () => set(key, value, idb()),
+        () => write(key, value),
         (map) => void map.set(key, value),
       ),
     del: (key) =>
       attempt(
-        () => del(key, idb()),
+        () => write(key, null),
         (map) => void map.delete(key),
       ),
   };
