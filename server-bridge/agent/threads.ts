@@ -9,6 +9,7 @@ import { AgentMessage, type TokenUsage, type TurnEnd } from "../../shared/agent/
 import { newId } from "../../shared/gate/approvals.ts";
 import { CodedError, failure } from "../../shared/protocol/errors.ts";
 import type { Store } from "../store/db.ts";
+import { findThreads, foundIn, searchColumn } from "./thread-search.ts";
 
 export interface ThreadView {
   id: string;
@@ -91,6 +92,18 @@ export class ThreadStore {
       .sql("SELECT * FROM agent_threads WHERE user_id = ? ORDER BY updated_at DESC, id LIMIT ?")
       .all(userId, limit)) as ThreadRow[];
     return rows.map(view);
+  }
+
+  /**
+   * The user's conversations whose title or messages hold `query` (case aside), newest first, each with
+   * the words around where its messages hold it (`found`; none when only the title does).
+   */
+  async search(userId: string, query: string, limit = 50): Promise<{ thread: ThreadView; found?: string }[]> {
+    const rows = await findThreads<ThreadRow>(this.store, userId, query, limit);
+    return rows.map((row) => {
+      const found = foundIn(row.hit, query);
+      return found === undefined ? { thread: view(row) } : { thread: view(row), found };
+    });
   }
 
   async require(userId: string, threadId: string): Promise<ThreadView> {
@@ -207,8 +220,8 @@ export class ThreadStore {
         seq++;
         const body = JSON.stringify(message);
         await this.store
-          .sql("INSERT INTO agent_messages (thread_id, seq, body, created_at) VALUES (?, ?, ?, ?)")
-          .run(threadId, seq, body, at);
+          .sql("INSERT INTO agent_messages (thread_id, seq, body, search, created_at) VALUES (?, ?, ?, ?, ?)")
+          .run(threadId, seq, body, searchColumn(message), at);
         added.push({ seq, body });
       }
       await this.store.sql("UPDATE agent_threads SET updated_at = ? WHERE id = ?").run(at, threadId);
@@ -235,8 +248,8 @@ export class ThreadStore {
       threadId,
       async () => {
         await this.store
-          .sql("UPDATE agent_messages SET body = ? WHERE thread_id = ? AND seq = ?")
-          .run(body, threadId, last.seq);
+          .sql("UPDATE agent_messages SET body = ?, search = ? WHERE thread_id = ? AND seq = ?")
+          .run(body, searchColumn(message), threadId, last.seq);
       },
       (kept) => replaced(kept, last.seq, (known) => parsed(known.seq, body, known.usage)),
     );
@@ -260,9 +273,9 @@ export class ThreadStore {
     const write = async () => {
       await this.store
         .sql(
-          "UPDATE agent_messages SET body = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
+          "UPDATE agent_messages SET body = ?, search = ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE thread_id = ? AND seq = ?",
         )
-        .run(body, usage.input_tokens, usage.output_tokens, threadId, seq);
+        .run(body, searchColumn(message), usage.input_tokens, usage.output_tokens, threadId, seq);
       await this.store
         .sql(
           "UPDATE agent_threads SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?, updated_at = ? WHERE id = ?",

@@ -16,10 +16,18 @@ import { widgets } from "./postgres/002-widgets.ts";
 import { scriptSessions } from "./postgres/003-script-sessions.ts";
 import { threadRevisions } from "./postgres/004-thread-revisions.ts";
 import { workflowVersions } from "./postgres/005-workflow-versions.ts";
+import { messageSearch } from "./postgres/006-message-search.ts";
 import { channelOf, type PostgresSignals, postgresSignals } from "./postgres/signals.ts";
 
 /** Postgres migrations, in order (their own numbering: the first is the whole SQLite 001-006 schema, then 007 on). */
-export const PG_MIGRATIONS: readonly string[] = [schema, widgets, scriptSessions, threadRevisions, workflowVersions];
+export const PG_MIGRATIONS: readonly string[] = [
+  schema,
+  widgets,
+  scriptSessions,
+  threadRevisions,
+  workflowVersions,
+  messageSearch,
+];
 
 /** Advisory lock keys (any 64-bit number; these spell "ntsb" and then a purpose). */
 const MIGRATION_LOCK = 0x6e747362_0001;

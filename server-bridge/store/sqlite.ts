@@ -20,6 +20,7 @@ import { widgets } from "./migrations/007-widgets.ts";
 import { scriptSessions } from "./migrations/008-script-sessions.ts";
 import { threadRevisions } from "./migrations/009-thread-revisions.ts";
 import { workflowVersions } from "./migrations/010-workflow-versions.ts";
+import { messageSearch } from "./migrations/011-message-search.ts";
 import { localSignals } from "./signals.ts";
 
 const MAX_CACHED_STATEMENTS = 500;
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   scriptSessions,
   threadRevisions,
   workflowVersions,
+  messageSearch,
 ];
 
 export interface SqliteStore extends Store {

@@ -24,6 +24,10 @@ export const agentRouter = router({
   }),
   threads: router({
     list: authed.query(async ({ ctx }) => ({ threads: await ctx.app.agent.threads.list(ctx.userId) })),
+    /** The user's conversations whose title or messages hold `query`, newest first, each with where. */
+    search: authed
+      .input(z.object({ query: z.string().trim().min(1).max(200) }))
+      .query(async ({ ctx, input }) => ({ found: await ctx.app.agent.threads.search(ctx.userId, input.query) })),
     create: authed
       .input(z.object({ title: z.string().max(200).optional() }).default({}))
       .mutation(({ ctx, input }) => ctx.app.agent.threads.create(ctx.userId, input.title)),
