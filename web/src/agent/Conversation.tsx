@@ -174,6 +174,7 @@ function ConversationView({ api, sandbox, mode, persistence, openInAction, calls
         rename={agent.rename}
         remove={agent.remove}
         onFresh={() => prompt.current?.focus()}
+        search={agent.search}
         transcript={(title) =>
           transcriptMarkdown(
             title,

@@ -1,5 +1,6 @@
 /**
- * The conversation's toolbar: the thread list, New conversation, and `More` (Menu.tsx) with Rename (in
+ * The conversation's toolbar: the thread list, `Find` (ConversationFinder.tsx: any conversation, by
+ * words in it), New conversation, and `More` (Menu.tsx) with Rename (in
  * place: Enter or Save title keeps the new title, Escape or Cancel the old one, an empty title says
  * why), Export (the conversation as a Markdown file: transcript.ts) and Delete, which asks first
  * (ConfirmDialog, naming the conversation: a deleted conversation cannot be brought back). Focus goes
@@ -11,6 +12,7 @@ import { useEffect, useRef, useState } from "react";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import { downloadText, safeFileName } from "../download.ts";
 import { MenuButton } from "../Menu.tsx";
+import { ConversationFinder, type FoundThread } from "./ConversationFinder.tsx";
 import type { ThreadSummary } from "./useAgent.ts";
 
 export interface ThreadBarProps {
@@ -25,10 +27,14 @@ export interface ThreadBarProps {
   onFresh(): void;
   /** The open conversation as Markdown, headed by `title` (what `Export` downloads). */
   transcript(title: string): string;
+  /** The conversations whose title or messages hold `query` (`Find`). */
+  search(query: string): Promise<FoundThread[]>;
 }
 
 export function ThreadBar(props: ThreadBarProps) {
-  const { threads, threadId, running, open, newThread, rename, remove, onFresh, transcript } = props;
+  const { threads, threadId, running, open, newThread, rename, remove, onFresh, transcript, search } = props;
+  const [finding, setFinding] = useState(false);
+  const find = useRef<HTMLButtonElement>(null);
   const [renaming, setRenaming] = useState<string | undefined>();
   const [renameProblem, setRenameProblem] = useState<string | undefined>();
   /** `More`: focus comes back to it when the rename field or the delete dialog closes. */
@@ -64,6 +70,30 @@ export function ThreadBar(props: ThreadBarProps) {
           ))}
         </select>
       </label>
+      <button
+        type="button"
+        ref={find}
+        aria-label="Find a conversation"
+        disabled={running}
+        onClick={() => setFinding(true)}
+      >
+        Find
+      </button>
+      {finding ? (
+        <ConversationFinder
+          search={search}
+          onOpen={(id) => {
+            setFinding(false);
+            // Once the modal dialog is gone (nothing outside it takes focus while it is open).
+            queueMicrotask(onFresh);
+            void open(id);
+          }}
+          onClose={() => {
+            setFinding(false);
+            queueMicrotask(() => find.current?.focus());
+          }}
+        />
+      ) : null}
       <button
         type="button"
         onClick={() => {

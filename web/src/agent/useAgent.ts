@@ -122,8 +122,10 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persisten
         return;
       }
       try {
-        const { messages: stored } = await api.agent.threads.get.query({ threadId: id });
+        const { thread, messages: stored } = await api.agent.threads.get.query({ threadId: id });
         setMessages(stored.map(({ message, usage }) => ({ message, usage })));
+        // One older than the list holds (found by Find): listed too, last, while it is open.
+        setThreads((list) => (list.some((t) => t.id === id) ? list : [...list, thread]));
       } catch (err) {
         setError(`Could not open the conversation: ${messageOf(err)}`);
       }
@@ -309,6 +311,8 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persisten
     await open(list[0]?.id);
   }, [api, threadId, running, refreshThreads, open]);
 
+  const search = useCallback(async (query: string) => (await api.agent.threads.search.query({ query })).found, [api]);
+
   return {
     state,
     models,
@@ -328,5 +332,6 @@ export function useAgent(api: Api, sandbox: SandboxClient, mode: Mode, persisten
     newThread,
     rename,
     remove,
+    search,
   };
 }
