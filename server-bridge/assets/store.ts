@@ -5,10 +5,12 @@
  * IMMEDIATE transaction, and a delete checks for other rows in one too, so several processes sharing
  * the directory never leave a row without its file. Sizes and the per-user quota are enforced here.
  */
+
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { newId } from "../../shared/gate/approvals.ts";
+import { formatBytes } from "../../shared/protocol/durations.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { failed, notFound } from "../capabilities/errors.ts";
 import type { ServerConfig } from "../config.ts";
@@ -64,10 +66,6 @@ export function assetView(row: AssetRow) {
     url: `/assets/${row.id}`,
     created_at: new Date(row.created_at).toISOString(),
   };
-}
-
-export function formatBytes(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }
 
 export class AssetStore {

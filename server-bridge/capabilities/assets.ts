@@ -5,6 +5,7 @@
  * attachment (see assets/serve.ts).
  */
 import { deleteAsset, getAsset, listAssets, saveAsset } from "../../shared/capabilities/specs/assets.specs.ts";
+import { formatBytes } from "../../shared/protocol/durations.ts";
 import { reencode } from "../assets/images.ts";
 import {
   claimsImage,
@@ -16,7 +17,7 @@ import {
   RASTER_FORMATS,
   sniffRaster,
 } from "../assets/media-types.ts";
-import { AssetStore, assetView, DEFAULT_ASSET_LIMITS, formatBytes, type NewAsset } from "../assets/store.ts";
+import { AssetStore, assetView, DEFAULT_ASSET_LIMITS, type NewAsset } from "../assets/store.ts";
 import { implement, type ServerRun } from "./define.ts";
 import { failed } from "./errors.ts";
 

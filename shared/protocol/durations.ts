@@ -1,7 +1,8 @@
 /**
  * How long something took, for a person: "180 ms", "4.2 s", "2 min 5 s"; and an observation's time
  * with its approval wait stated apart ("180 ms · waited 41 s for approval"), since a wait for the
- * person is not the action's own time. And a count for a person: "1 node", "3 connections".
+ * person is not the action's own time. And a count for a person: "1 node", "3 connections"; and a
+ * size: "12 KiB", "3.4 MiB".
  */
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -38,4 +39,9 @@ export function timeAgo(at: string | number | Date, now: number = Date.now()): s
 /** A count with its noun: "1 node", "2 nodes" (`many` for an irregular plural). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A size in bytes, for a person: whole KiB up to a MiB, then MiB to one decimal. */
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }

@@ -63,7 +63,7 @@ describe("finding a conversation", () => {
     await page.keyboard.press("Enter");
     await dialog.waitFor({ state: "detached" });
     await conversation(page).getByText("Which receipts do I need for the March filing?").waitFor();
-    expect(await list.locator("option:checked").innerText()).toBe("Tax return");
+    expect(await list.locator("option:checked").textContent()).toBe("Tax return");
     const message = page.getByRole("textbox", { name: "Message" });
     await expect.poll(() => message.evaluate((box) => box === document.activeElement)).toBe(true);
     expect(app.problems).toEqual([]);

@@ -88,7 +88,6 @@ export function ConversationFinder({ search, onOpen, onClose }: ConversationFind
         aria-describedby={`${id}-status`}
         maxLength={200}
         value={query}
-        // biome-ignore lint/a11y/noAutofocus: the field the person opened the dialog for
         autoFocus
         onChange={(event) => setQuery(event.target.value)}
         onKeyDown={(event) => {

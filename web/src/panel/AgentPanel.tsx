@@ -14,6 +14,7 @@ import { appPersistence, type Persistence } from "../persist.ts";
 import type { SandboxClient } from "../sandbox-client.ts";
 import type { Api } from "../transport.ts";
 import { ActionTab } from "./ActionTab.tsx";
+import { AssetsView } from "./AssetsView.tsx";
 import { HistoryView } from "./HistoryView.tsx";
 import { JobsView, type ShowNode, type TakeInputs } from "./JobsView.tsx";
 import { type PanelTab, PanelTabs } from "./PanelTabs.tsx";
@@ -132,6 +133,16 @@ export function AgentPanel({
         />
       ),
     },
+    // Where the person's own calls exist (the app; a widget has none of its own to browse).
+    ...(calls
+      ? [
+          {
+            id: "assets",
+            label: "Assets",
+            content: <AssetsView calls={calls} visible={tab === "assets"} ask={askAgent} />,
+          },
+        ]
+      : []),
   ];
   return (
     <div className="agent-panel">

@@ -1,0 +1,102 @@
+/**
+ * The Assets tab: the person's files, found by name and kind, uploaded (the person's own act), shown
+ * with a thumbnail, downloaded, asked about, and deleted after a confirmation naming the file.
+ */
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { AssetStore } from "../../server-bridge/assets/store.ts";
+import { startFakeOpenAI } from "../support/fake-models.ts";
+import { accessibilityProblems } from "./a11y.ts";
+import { agent } from "./agent-page.ts";
+import { openApp } from "./browser.ts";
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+describe("the Assets tab", () => {
+  it("lists, finds, uploads, asks about and deletes the person's assets", async () => {
+    await using fake = await startFakeOpenAI({ script: [] });
+    await using app = await openApp({ agent: agent(fake) });
+    const { page, server } = app;
+    const [me] = await server.app.credentials.listUsers();
+    if (!me) throw new Error("no user");
+    const tab = page.getByRole("tab", { name: "Assets" });
+    await tab.click();
+    const view = page.getByRole("region", { name: "Assets" });
+    await view.getByText("No assets yet: upload files here (or drop them), or let an action save some.").waitFor();
+
+    // Upload two files: an image and a text.
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#0a0" } })
+      .png()
+      .toBuffer();
+    await view.getByLabel("Files to upload").setInputFiles([
+      { name: "pic.png", mimeType: "image/png", buffer: png },
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("remember the milk") },
+    ]);
+    await view.getByRole("status").getByText("Uploaded 2 files.").waitFor();
+    const rows = view.getByRole("list", { name: "Your assets" }).getByRole("listitem");
+    await expect.poll(() => rows.count()).toBe(2);
+    await view.getByText("2 assets.").waitFor();
+    const pic = rows.filter({ hasText: "pic.png" });
+    await expect.poll(() => pic.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+    expect(await pic.getByText(/^image\/png · 1 KiB · just now$/).count()).toBe(1);
+    const download = pic.getByRole("link", { name: "Download pic.png" });
+    expect(await download.getAttribute("download")).toBe("pic.png");
+    expect(await download.getAttribute("href")).toMatch(/\/assets\/ast_[0-9a-f]{32}$/);
+
+    // An asset an action saved meanwhile shows when the tab is shown again; so do many (Show more).
+    const store = new AssetStore(server.app.store);
+    for (let i = 0; i < 50; i++) {
+      await store.insert(me.userId, {
+        name: `report-${i}.txt`,
+        contentType: "text/plain",
+        kind: "text",
+        bytes: text(`r${i}`),
+      });
+    }
+    await page.getByRole("tab", { name: "Jobs" }).click();
+    await tab.click();
+    await view.getByText("52 assets.").waitFor();
+    expect(await rows.count()).toBe(50);
+    await view.getByRole("button", { name: "Show more (2 older)" }).click();
+    await expect.poll(() => rows.count()).toBe(52);
+
+    // Found by name, or by kind.
+    await view.getByRole("searchbox", { name: "Find assets" }).fill("NOTES");
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("notes.txt")]);
+    await view.getByText("1 asset matches.").waitFor();
+    await view.getByRole("searchbox", { name: "Find assets" }).fill("");
+    await view.getByRole("combobox", { name: "Show" }).selectOption("Images");
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("pic.png")]);
+    await view.getByText("1 asset matches.").waitFor();
+    await view.getByRole("combobox", { name: "Show" }).selectOption("All kinds");
+    await view.getByText("52 assets.").waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
+
+    // Ask the agent: the question is begun in Message, naming the asset (found by name: it is older
+    // than the first page shows).
+    await view.getByRole("searchbox", { name: "Find assets" }).fill(".png");
+    await expect.poll(() => rows.count()).toBe(1);
+    await pic.getByRole("button", { name: "Ask the agent about pic.png" }).click();
+    const message = page.getByRole("textbox", { name: "Message" });
+    await expect.poll(() => message.inputValue()).toMatch(/^About my asset "pic\.png" \(ast_[0-9a-f]{32}\): $/);
+
+    // Delete asks first, naming it: Cancel keeps it (focus back on its Delete), Delete deletes it.
+    await tab.click();
+    await view.getByRole("searchbox", { name: "Find assets" }).fill("notes");
+    const notes = rows.filter({ hasText: "notes.txt" });
+    const remove = notes.getByRole("button", { name: "Delete notes.txt" });
+    await remove.click();
+    const dialog = page.getByRole("alertdialog", { name: "Delete this asset?" });
+    await dialog.getByText("“notes.txt” will be deleted.", { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => remove.evaluate((button) => button === document.activeElement)).toBe(true);
+    await remove.click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await view.getByRole("status").getByText("Deleted “notes.txt”.").waitFor();
+    await expect.poll(() => notes.count()).toBe(0);
+    await view.getByText("No asset matches.").waitFor();
+    const left = await server.app.store.sql("SELECT count(*) AS n FROM assets WHERE name = 'notes.txt'").get();
+    expect(left).toEqual({ n: 0 });
+    expect(app.problems).toEqual([]);
+  });
+});
