@@ -40,6 +40,16 @@ export function searchColumn(message: AgentMessage): string {
   return readableText(message).toLowerCase();
 }
 
+/** A stored body as a message (undefined: not one, which a search passes over). */
+function parsedBody(body: string): AgentMessage | undefined {
+  try {
+    const message = AgentMessage.safeParse(JSON.parse(body));
+    return message.success ? message.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A LIKE pattern for text holding `query` (its wildcards escaped with `\`). */
 function containing(query: string): string {
   return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -68,10 +78,10 @@ async function fillMissing(store: Store, userId: string): Promise<void> {
       .all(userId)) as { thread_id: string; seq: number; body: string }[];
     if (rows.length === 0) return;
     for (const row of rows) {
-      const message = AgentMessage.safeParse(JSON.parse(row.body));
+      const message = parsedBody(row.body);
       await store
         .sql("UPDATE agent_messages SET search = ? WHERE thread_id = ? AND seq = ?")
-        .run(message.success ? searchColumn(message.data) : "", row.thread_id, row.seq);
+        .run(message ? searchColumn(message) : "", row.thread_id, row.seq);
     }
   }
 }
@@ -101,7 +111,6 @@ export async function findThreads<Row>(
 
 /** Where a found thread matched, as a person reads it: the words around the query in its message. */
 export function foundIn(hit: string | null, query: string): string | undefined {
-  if (hit === null) return undefined;
-  const message = AgentMessage.safeParse(JSON.parse(hit));
-  return message.success ? around(readableText(message.data), query) : undefined;
+  const message = hit === null ? undefined : parsedBody(hit);
+  return message && around(readableText(message), query);
 }
