@@ -1,6 +1,6 @@
 /**
- * `npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id]
- *   [--attach file]...`
+ * `npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id|last]
+ *   [--attach file]...`, or `--list` / `--find "words"` (the conversations to go on with: agent-threads.ts)
  *
  * The CodeAct loop (shared/agent/loop.ts) in the terminal: the model is called by this process over
  * the configured providers (the same turns and stored threads the page uses), each action runs in a
@@ -31,10 +31,11 @@ import { openLocalRun } from "../runs/local.ts";
 import { runSandboxedAction } from "../sandbox/action.ts";
 import type { NodeExecutor } from "../sandbox/host.ts";
 import type { PoolRunOptions } from "../sandbox/pool.ts";
+import { conversationLines, lastConversation } from "./agent-threads.ts";
 import { attachFiles } from "./attach.ts";
 
 export const AGENT_USAGE =
-  'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id] [--attach file]...';
+  'usage: npm run --silent agent -- "<request>" [--mode plan|default|auto] [--model id] [--steps N] [--thread id|last] [--attach file]...\n       npm run --silent agent -- --list | --find "words"';
 
 export const AGENT_HELP = `${AGENT_USAGE}
 
@@ -50,8 +51,10 @@ usage error.
   (no --mode)       as default on an interactive terminal; otherwise reads only
   --model id        the model (an unknown one is refused, naming those on offer); default AGENT_MODEL
   --steps N         tool calls before the agent must answer (1-200); default AGENT_STEP_CAP, else 20
-  --thread id       go on with a stored conversation (each run ends by naming its id)
+  --thread id       go on with a stored conversation (each run ends by naming its id); last: the newest
   --attach file     save a file as your asset and name it in the request (repeatable)
+  --list            the newest conversations, with their ids (no request)
+  --find "words"    the conversations whose title or messages hold the words (no request)
   --help            this text`;
 
 interface Writable {
@@ -73,6 +76,8 @@ export interface AgentCommandDeps {
 
 interface AgentArgs {
   request: string;
+  /** `--list` (no words) or `--find words`: the conversations, no request. */
+  conversations?: { words?: string };
   mode?: Mode;
   model?: string;
   steps?: number;
@@ -95,7 +100,12 @@ export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: st
       out.mode = mode as Mode;
     } else if (flag === "--model") out.model = value();
     else if (flag === "--thread") out.thread = value();
-    else if (flag === "--attach") {
+    else if (flag === "--list") out.conversations = {};
+    else if (flag === "--find") {
+      const found = value()?.trim();
+      if (!found) return { error: "--find needs the words to look for" };
+      out.conversations = { words: found.slice(0, 200) };
+    } else if (flag === "--attach") {
       const file = value();
       if (!file) return { error: "--attach needs a file" };
       attach.push(file);
@@ -107,7 +117,8 @@ export function parseAgentArgs(argv: readonly string[]): AgentArgs | { error: st
     else words.push(arg);
   }
   const request = words.join(" ").trim();
-  if (!request) return { error: "say what the agent should do, in quotes" };
+  if (out.conversations && request) return { error: "--list and --find take no request" };
+  if (!request && !out.conversations) return { error: "say what the agent should do, in quotes" };
   return { ...out, request, attach };
 }
 
@@ -124,6 +135,18 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     return 2;
   }
   const { app } = deps;
+  if (args.conversations) {
+    stdout.write(`${(await conversationLines(app, args.conversations.words)).join("\n")}\n`);
+    return 0;
+  }
+  if (args.thread === "last") {
+    const last = await lastConversation(app);
+    if (last === undefined) {
+      stderr.write(`There are no conversations yet: leave out --thread to start one.\n${AGENT_USAGE}\n`);
+      return 2;
+    }
+    args.thread = last;
+  }
   if (!app.agent.models.configured()) {
     stderr.write(`${NO_PROVIDER_HERE}\n`);
     return 1;

@@ -267,6 +267,52 @@ describe("the agent on the server", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("lists the conversations (--list), finds one by its words (--find), and goes on with the newest (--thread last)", async () => {
+    await using fake = await startFakeOpenAI({
+      script: [{ text: "Hello." }, { text: "Paris." }, { text: "Madrid." }],
+    });
+    await using server = await startTestServer({ agent: agentConfig(fake) });
+    const run = async (argv: string[]) => {
+      const io = pipes();
+      const code = await agentCommand(argv, { app: server.app, sandbox: server.app.sandbox, ...io.io });
+      return { code, out: io.stdout(), err: io.stderr() };
+    };
+    expect(await run(["--list"])).toMatchObject({
+      code: 0,
+      out: "There are no conversations yet: give a request to start one.\n",
+    });
+    const none = await run(["--thread", "last", "hi"]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("There are no conversations yet: leave out --thread to start one.");
+    expect((await run(["say hi"])).code).toBe(0);
+    expect((await run(["what is the capital of France"])).code).toBe(0);
+    const [newest, older] = await server.app.agent.threads.list("local");
+    if (!newest || !older) throw new Error("two conversations expected");
+    // Newest first, each with its id, age and title (and tokens once it used some).
+    expect((await run(["--list"])).out.split("\n")).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${newest.id}  just now  what is the capital of France( {2}\\(\\d+ tokens\\))?$`),
+      ),
+      expect.stringMatching(new RegExp(`^${older.id}  just now  say hi( {2}\\(\\d+ tokens\\))?$`)),
+      "Go on with one: --thread <id> (or --thread last for the newest).",
+      "",
+    ]);
+    // By words in it: the line where they were said follows.
+    const found = (await run(["--find", "CAPITAL"])).out.split("\n");
+    expect(found[0]).toMatch(new RegExp(`^${newest.id}  just now  what is the capital of France`));
+    expect(found.slice(1)).toEqual(["    what is the capital of France", ""]);
+    expect((await run(["--find", "zebra"])).out).toBe('No conversation holds "zebra".\n');
+    // --thread last goes on with the newest: the model reads what was said there.
+    const last = await run(["--thread", "last", "and of Spain?"]);
+    expect(last.code).toBe(0);
+    expect(last.err).toContain(`--thread ${newest.id}`);
+    expect(JSON.stringify(fake.requests[2])).toContain("capital of France");
+    // Listing takes no request, and --find needs words: usage errors, no model called.
+    expect((await run(["--list", "hi"])).code).toBe(2);
+    expect((await run(["--find"])).code).toBe(2);
+    expect(fake.requests).toHaveLength(3);
+  });
+
   it("tells the terminal's user which variables to set when no provider is configured, and to run it again", async () => {
     await using server = await startTestServer({ agent: agentConfig(undefined) });
     const { io, stdout, stderr } = pipes();
