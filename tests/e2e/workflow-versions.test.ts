@@ -124,6 +124,21 @@ export default wf.id;`,
         "1 connection only in version 1, 1 connection only in the canvas.",
         "1 node moved.",
       ]);
+    // Compared with the version before each: what each shown version changed (the oldest kept has none).
+    const compareWith = dialog.getByRole("combobox", { name: "Compare with" });
+    await compareWith.selectOption("the version before each");
+    await changes(1).getByText("Not compared: no version before it is kept.").waitFor();
+    await expect
+      .poll(() => changes(2).getByRole("listitem").allTextContents())
+      .toEqual([
+        "Only in version 1: Two.",
+        "Only in version 2: Three.",
+        "Changed: Number (value).",
+        "1 connection only in version 1, 1 connection only in version 2.",
+        "1 node moved.",
+      ]);
+    await compareWith.selectOption("the canvas");
+    await changes(2).getByText("The same graph as the canvas.").waitFor();
     // Shown again, it compares with the canvas as it is now: an unsaved edit counts.
     await two.click();
     expect(await changes(2).count()).toBe(0);

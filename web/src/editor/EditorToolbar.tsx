@@ -74,7 +74,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
               version={workflow.version}
               versions={versions}
               onOpenVersion={(version) => controller.versions.open(version)}
-              onCompareVersion={(version) => controller.versions.compare(version)}
+              onCompareVersion={(version, since) => controller.versions.compare(version, since)}
               onDuplicate={async () => {
                 await workflows.refresh();
                 onMessage(await controller.duplicate(workflows.getSnapshot().map((w) => w.name)));

@@ -1,8 +1,9 @@
 /**
  * `More` > `Versions`: the open workflow's earlier versions, newest first (every save keeps the one it
  * replaces, whoever saved: this page, another tab, an agent), each with when it was saved, its size and
- * its name when it had another. `Changes` says how its graph differs from the canvas (nodes only in one,
- * inputs changed, connections, moves). `Open` puts that version's graph on the canvas as an unsaved
+ * its name when it had another. `Changes` says how its graph differs from the canvas, or (`Compare with`
+ * the version before it) what it changed since the kept version before it: nodes only in one, inputs
+ * changed, connections, moves. `Open` puts that version's graph on the canvas as an unsaved
  * draft: Undo puts back what was there, Save keeps it as the newest version, so going back loses no version.
  * A modal dialog: Escape or Close closes it and focus goes back to `More`.
  */
@@ -17,24 +18,27 @@ export interface VersionsDialogProps {
   load(): Promise<{ versions: WorkflowVersion[] } | { problem: string }>;
   /** Puts a version's graph on the canvas; answers why not, or undefined. */
   onOpen(version: number): Promise<string | undefined>;
-  /** How a version differs from the canvas, in lines (none: the same graph); or why it was not read. */
-  compare(version: number): Promise<{ changes: string[] } | { problem: string }>;
+  /** How a version differs from the canvas, or what it changed `since` another, in lines (none: the same graph); or why it was not read. */
+  compare(version: number, since?: number): Promise<{ changes: string[] } | { problem: string }>;
   /** `opened`: a version is on the canvas now. */
   onClose(opened: boolean): void;
 }
 
 type Compared = { changes: string[] } | { problem: string } | "reading";
 
-/** A version's differences from the canvas, below its row (read when first shown). */
-function Changes({ id, version, compared }: { id: string; version: number; compared: Compared }) {
+/** What each version is compared with: the canvas, or the kept version before it. */
+type Against = "canvas" | "before";
+
+/** A version's differences from what it is compared with (`other`), below its row (read when first shown). */
+function Changes({ id, version, other, compared }: { id: string; version: number; other: string; compared: Compared }) {
   return (
     <section id={id} className="version-changes" aria-label={`Changes in version ${version}`}>
       {compared === "reading" ? (
-        <p className="status">Comparing with the canvas…</p>
+        <p className="status">Comparing with {other}…</p>
       ) : "problem" in compared ? (
         <p className="field-problem">Not compared: {compared.problem}</p>
       ) : compared.changes.length === 0 ? (
-        <p>The same graph as the canvas.</p>
+        <p>The same graph as {other}.</p>
       ) : (
         <ul>
           {compared.changes.map((line) => (
@@ -53,16 +57,32 @@ export function VersionsDialog({ name, version, load, onOpen, compare, onClose }
   const [read, setRead] = useState<{ versions: WorkflowVersion[] } | { problem: string } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  // The versions whose changes are shown, and what comparing each found (read once per dialog).
+  // The versions whose changes are shown, and what comparing each found (read once per dialog, per
+  // what it is compared with).
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
-  const [compared, setCompared] = useState<ReadonlyMap<number, Compared>>(new Map());
+  const [against, setAgainst] = useState<Against>("canvas");
+  const [compared, setCompared] = useState<ReadonlyMap<string, Compared>>(new Map());
+  const listed = read && "versions" in read ? read.versions : [];
+  /** The kept version before `v` (the list is newest first). */
+  const before = (v: number) => listed[listed.findIndex((x) => x.version === v) + 1]?.version;
+  const compareShown = (versions: Iterable<number>, side: Against) => {
+    for (const v of versions) {
+      const key = `${side}:${v}`;
+      if (compared.has(key)) continue;
+      const since = side === "before" ? before(v) : undefined;
+      if (side === "before" && since === undefined) {
+        setCompared((map) => new Map(map).set(key, { problem: "no version before it is kept." }));
+        continue;
+      }
+      setCompared((map) => new Map(map).set(key, "reading"));
+      void compare(v, since).then((answer) => setCompared((map) => new Map(map).set(key, answer)));
+    }
+  };
   const toggle = (chosen: number) => {
     const next = new Set(shown);
     if (!next.delete(chosen)) next.add(chosen);
     setShown(next);
-    if (compared.has(chosen)) return;
-    setCompared((map) => new Map(map).set(chosen, "reading"));
-    void compare(chosen).then((answer) => setCompared((map) => new Map(map).set(chosen, answer)));
+    if (next.has(chosen)) compareShown([chosen], against);
   };
   useEffect(() => {
     const dialog = ref.current;
@@ -112,6 +132,22 @@ export function VersionsDialog({ name, version, load, onOpen, compare, onClose }
           The versions could not be read: {read.problem}
         </p>
       ) : null}
+      {listed.length > 0 ? (
+        <label className="compare-with">
+          Compare with{" "}
+          <select
+            value={against}
+            onChange={(event) => {
+              const side = event.target.value as Against;
+              setAgainst(side);
+              compareShown(shown, side);
+            }}
+          >
+            <option value="canvas">the canvas</option>
+            <option value="before">the version before each</option>
+          </select>
+        </label>
+      ) : null}
       {read && "versions" in read ? (
         read.versions.length === 0 ? (
           <p className="status">No earlier versions yet: the first save will keep this one.</p>
@@ -151,7 +187,8 @@ export function VersionsDialog({ name, version, load, onOpen, compare, onClose }
                   <Changes
                     id={`${id}-changes-${v.version}`}
                     version={v.version}
-                    compared={compared.get(v.version) ?? "reading"}
+                    other={against === "canvas" ? "the canvas" : `version ${before(v.version) ?? "before it"}`}
+                    compared={compared.get(`${against}:${v.version}`) ?? "reading"}
                   />
                 ) : null}
               </li>

@@ -20,8 +20,8 @@ export interface WorkflowMenuProps {
   versions(): Promise<{ versions: WorkflowVersion[] } | { problem: string }>;
   /** Puts an earlier version's graph on the canvas as a draft; answers why not. */
   onOpenVersion(version: number): Promise<string | undefined>;
-  /** How an earlier version differs from the canvas (lines), or why it could not be read. */
-  onCompareVersion(version: number): Promise<{ changes: string[] } | { problem: string }>;
+  /** How an earlier version differs from the canvas, or what it changed `since` another (lines); or why not. */
+  onCompareVersion(version: number, since?: number): Promise<{ changes: string[] } | { problem: string }>;
   onDuplicate(): void;
   /** The workflow on screen as a file (undefined: none open). */
   file(): { fileName: string; text: string } | undefined;

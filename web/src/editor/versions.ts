@@ -1,7 +1,7 @@
 /**
  * The open workflow's versions besides the one on the canvas: the earlier ones the server keeps
  * (`workflows.versions`; `open` puts one's graph on the canvas as a draft, `compare` says how it differs
- * from the canvas) and a newer one saved
+ * from the canvas or from another kept version) and a newer one saved
  * elsewhere (an agent's `workflows.update`, another tab, MCP), which a clean canvas shows at once (one
  * undo step, so Undo brings back what was there as a draft) and beside a draft the editor is told of
  * (`newer`: its banner offers to save the draft over it or load it). This page's own saves go through
@@ -66,14 +66,19 @@ export class OpenVersions {
   }
 
   /**
-   * How an earlier version differs from the graph on the canvas, in a few lines (none: the same
-   * graph); or why it could not be read.
+   * How an earlier version differs from the graph on the canvas, or (`since`) what it changed since
+   * another kept version, in a few lines (none: the same graph); or why it could not be read.
    */
-  async compare(version: number): Promise<{ changes: string[] } | { problem: string }> {
+  async compare(version: number, since?: number): Promise<{ changes: string[] } | { problem: string }> {
     const read = await this.#graphOf(version);
     if ("problem" in read) return read;
-    const canvas = this.store.getSnapshot().graph;
-    return { changes: describeDiff(diffGraphs(read.graph, canvas), `version ${version}`, "the canvas") };
+    if (since === undefined) {
+      const canvas = this.store.getSnapshot().graph;
+      return { changes: describeDiff(diffGraphs(read.graph, canvas), `version ${version}`, "the canvas") };
+    }
+    const before = await this.#graphOf(since);
+    if ("problem" in before) return before;
+    return { changes: describeDiff(diffGraphs(before.graph, read.graph), `version ${since}`, `version ${version}`) };
   }
 
   /** One of this page's own writes of the open workflow (a save, a rename). */
