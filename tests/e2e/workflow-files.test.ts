@@ -168,6 +168,88 @@ describe("workflow files", () => {
     expect(app.problems).toEqual([]);
   });
 
+  it("saves other files dropped on the canvas as assets, each a Load asset node where it fell, one undo step", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    /** Drops files (name, type, text) on the element `target` names, at `where` of its box; answers that point. */
+    const drop = async (
+      target: string,
+      files: { name: string; type: string; text: string }[],
+      where = { x: 0.5, y: 0.5 },
+    ) => {
+      const box = await page.locator(target).boundingBox();
+      if (!box) throw new Error(`nothing at ${target}`);
+      const at = {
+        clientX: Math.round(box.x + box.width * where.x),
+        clientY: Math.round(box.y + box.height * where.y),
+      };
+      const transfer = await page.evaluateHandle((list) => {
+        const data = new DataTransfer();
+        for (const f of list) data.items.add(new File([f.text], f.name, { type: f.type }));
+        return data;
+      }, files);
+      await page.locator(target).dispatchEvent("dragover", { dataTransfer: transfer, ...at });
+      await page.locator(target).dispatchEvent("drop", { dataTransfer: transfer, ...at });
+      return at;
+    };
+    // With no workflow open there is nothing to add them to: it says so, and nothing is saved.
+    await page.getByRole("button", { name: "New workflow" }).waitFor();
+    await drop(".editor-pane", [{ name: "early.csv", type: "text/csv", text: "a,b\n1,2\n" }]);
+    await page.getByText("Open or create a workflow to add files to it.").waitFor();
+
+    await newWorkflow(page, "Files");
+    await drop(".react-flow__pane", [
+      { name: "table.csv", type: "text/csv", text: "a,b\n1,2\n" },
+      { name: "notes.txt", type: "text/plain", text: "remember" },
+    ]);
+    const nodes = page.locator(".react-flow__node[data-id]");
+    await expect.poll(() => nodes.count()).toBe(2);
+    const stored = (await server.app.store.sql("SELECT id, name FROM assets ORDER BY name").all()) as {
+      id: string;
+      name: string;
+    }[];
+    expect(stored.map((a) => a.name)).toEqual(["notes.txt", "table.csv"]);
+    // Each is a Load asset node titled by its file, holding its asset, the next below; both selected.
+    const first = page.locator('.react-flow__node[data-id="asset_load"]');
+    const second = page.locator('.react-flow__node[data-id="asset_load_2"]');
+    await first.getByText("table.csv").waitFor();
+    await second.getByText("notes.txt").waitFor();
+    const [one, two] = [await first.boundingBox(), await second.boundingBox()];
+    expect(two?.x).toBeCloseTo(one?.x ?? 0, 0);
+    expect((two?.y ?? 0) - (one?.y ?? 0)).toBeCloseTo(90, 0);
+    await expect.poll(() => page.locator(".react-flow__node.selected").count()).toBe(2);
+    // One dropped beside them lands where it fell.
+    const at = await drop(".react-flow__pane", [{ name: "more.txt", type: "text/plain", text: "more" }], {
+      x: 0.15,
+      y: 0.2,
+    });
+    const third = page.locator('.react-flow__node[data-id="asset_load_3"]');
+    await third.getByText("more.txt").waitFor();
+    const box = await third.boundingBox();
+    expect(Math.abs((box?.x ?? 0) - at.clientX)).toBeLessThan(4);
+    expect(Math.abs((box?.y ?? 0) - at.clientY)).toBeLessThan(4);
+
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Files · version 2").waitFor();
+    const saved = (await server.app.store.sql("SELECT graph FROM workflows WHERE name = 'Files'").get()) as {
+      graph: string;
+    };
+    const table = stored.find((a) => a.name === "table.csv");
+    expect(JSON.parse(saved.graph).nodes[0]).toMatchObject({
+      id: "asset_load",
+      type: "asset.load",
+      title: "table.csv",
+      data: { asset: table?.id },
+    });
+    // Each drop is one undo step; the assets stay the person's.
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => nodes.count()).toBe(2);
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => nodes.count()).toBe(0);
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 3 });
+    expect(app.problems).toEqual([]);
+  });
+
   it("keeps a file dragged where nothing takes it from the browser (which would open it in place of the app)", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -13,7 +13,7 @@ function takesFiles(target: EventTarget | null): boolean {
 }
 
 /** An element's handlers that take the files dropped on it (a copy cursor), leaving its file inputs theirs. */
-export function takeDroppedFiles(onFiles: (files: File[]) => void) {
+export function takeDroppedFiles(onFiles: (files: File[], at: { clientX: number; clientY: number }) => void) {
   return {
     onDragOver(event: DragEvent) {
       if (!event.dataTransfer.types.includes("Files") || takesFiles(event.target)) return;
@@ -24,7 +24,7 @@ export function takeDroppedFiles(onFiles: (files: File[]) => void) {
       const files = [...event.dataTransfer.files];
       if (files.length === 0 || takesFiles(event.target)) return;
       event.preventDefault();
-      onFiles(files);
+      onFiles(files, { clientX: event.clientX, clientY: event.clientY });
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { del, get, set } from "idb-keyval";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
-import type { DocumentOp } from "../../../shared/graph/ops.ts";
+import { type DocumentOp, freshId } from "../../../shared/graph/ops.ts";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
 import { Drafts } from "./drafts.ts";
@@ -292,6 +292,44 @@ export class EditorController {
     }
     this.store.endGroup();
     return undefined;
+  }
+
+  /**
+   * Files dropped on the canvas: each saved as the person's asset, then a `Load asset` node of each at
+   * `at` (the next a little lower), one undo step. Answers the new nodes, and why any file was not added.
+   */
+  async addFiles(
+    files: readonly File[],
+    at: { x: number; y: number },
+  ): Promise<{ nodes: string[]; problem?: string | undefined }> {
+    if (!this.store.getSnapshot().workflow)
+      return { nodes: [], problem: "Open or create a workflow to add files to it." };
+    const refused: string[] = [];
+    const saved: { id: string; name: string }[] = [];
+    for (const file of files) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const result = await this.calls.invoke("assets", "save", [
+        { name: file.name, content: bytes, ...(file.type ? { content_type: file.type } : {}) },
+      ]);
+      if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
+      else refused.push(`${file.name}: ${result.error.message}`);
+    }
+    const taken = new Set(this.store.getSnapshot().graph.nodes.map((n) => n.id));
+    const edits: Edit[] = saved.map((asset, i) => {
+      const node_id = freshId("asset_load", taken);
+      taken.add(node_id);
+      const position = { x: Math.round(at.x), y: Math.round(at.y + i * 90) };
+      return {
+        op: "ui_add_node",
+        args: { node_type: "asset.load", node_id, position, title: asset.name, data: { asset: asset.id } },
+      };
+    });
+    const failed = edits.length > 0 ? this.userEdits(edits) : undefined;
+    const problems = [...(failed ? [failed] : []), ...(refused.length > 0 ? [`Not added: ${refused.join(" ")}`] : [])];
+    return {
+      nodes: failed ? [] : edits.map((e) => e.args.node_id as string),
+      problem: problems.length > 0 ? problems.join(" ") : undefined,
+    };
   }
 
   /** A field edit ended (blur): its next keystroke starts a new undo step. */

@@ -30,6 +30,11 @@ export function workflowFile(workflow: Pick<Workflow, "name" | "description">, g
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** A file that may be a workflow (JSON, as Export writes): dropped on the editor, it is imported. */
+export function isWorkflowFile(file: Pick<File, "name" | "type">): boolean {
+  return file.type === "application/json" || /\.json$/i.test(file.name);
+}
+
 /** Reads a file Export wrote, or a bare graph; an error says what is wrong, naming the file. */
 export function readWorkflowFile(
   text: string,
