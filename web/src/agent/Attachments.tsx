@@ -36,10 +36,7 @@ export function useAttachments(calls: UserCalls | undefined) {
         const key = next.current++;
         setItems((now) => [...now, { key, name: file.name, state: { status: "saving" } }]);
         void (async () => {
-          const content = new Uint8Array(await file.arrayBuffer());
-          const saved = await calls.invoke("assets", "save", [
-            { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
-          ]);
+          const saved = await calls.saveFile(file);
           if (!saved.ok) return update(key, { status: "refused", why: saved.error.message });
           const asset = attachedAsset(file.name, saved.value);
           update(key, asset ? { status: "saved", asset } : { status: "refused", why: UNREADABLE_ANSWER });

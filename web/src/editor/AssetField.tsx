@@ -62,10 +62,7 @@ export function AssetField({
           onChange={async (event) => {
             const file = event.target.files?.[0];
             if (!file) return;
-            const bytes = new Uint8Array(await file.arrayBuffer());
-            const saved = await calls.invoke("assets", "save", [
-              { name: file.name, content: bytes, ...(file.type ? { content_type: file.type } : {}) },
-            ]);
+            const saved = await calls.saveFile(file);
             if (!saved.ok) {
               setProblem(saved.error.message);
               return;

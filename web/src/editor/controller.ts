@@ -307,11 +307,9 @@ export class EditorController {
     const refused: string[] = [];
     const saved: { id: string; name: string }[] = [];
     for (const file of files) {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const result = await this.calls.invoke("assets", "save", [
-        { name: file.name, content: bytes, ...(file.type ? { content_type: file.type } : {}) },
-      ]);
-      if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
+      const result = await this.calls.saveFile(file).catch(() => undefined);
+      if (!result) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
+      else if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
       else refused.push(`${file.name}: ${result.error.message}`);
     }
     const taken = new Set(this.store.getSnapshot().graph.nodes.map((n) => n.id));

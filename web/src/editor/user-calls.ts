@@ -54,6 +54,14 @@ export class UserCalls {
     );
   }
 
+  /** A file the person chose (or dropped), saved as their asset (`assets.save`, by its name and type). */
+  async saveFile(file: Pick<File, "name" | "type" | "arrayBuffer">): Promise<InvokeResult> {
+    const content = new Uint8Array(await file.arrayBuffer());
+    return this.invoke("assets", "save", [
+      { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
+    ]);
+  }
+
   /** `run.authorize` of a `ui` capability as the user; `then` runs once it is allowed, before `run.complete`. */
   async authorize(
     capability: string,

@@ -123,11 +123,9 @@ export function AssetsView({ calls, visible, ask }: AssetsViewProps) {
     setNotice(`Uploading ${plural(files.length, "file")}…`);
     const refused: string[] = [];
     for (const file of files) {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const saved = await calls.invoke("assets", "save", [
-        { name: file.name, content: bytes, ...(file.type ? { content_type: file.type } : {}) },
-      ]);
-      if (!saved.ok) refused.push(`${file.name}: ${saved.error.message}`);
+      const saved = await calls.saveFile(file).catch(() => undefined);
+      if (!saved) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
+      else if (!saved.ok) refused.push(`${file.name}: ${saved.error.message}`);
     }
     const kept = files.length - refused.length;
     setNotice(kept > 0 ? `Uploaded ${plural(kept, "file")}.` : undefined);
