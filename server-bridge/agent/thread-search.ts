@@ -77,12 +77,15 @@ async function fillMissing(store: Store, userId: string): Promise<void> {
       )
       .all(userId)) as { thread_id: string; seq: number; body: string }[];
     if (rows.length === 0) return;
-    for (const row of rows) {
-      const message = parsedBody(row.body);
-      await store
-        .sql("UPDATE agent_messages SET search = ? WHERE thread_id = ? AND seq = ?")
-        .run(message ? searchColumn(message) : "", row.thread_id, row.seq);
-    }
+    // One transaction a batch: a long history is filled once, quickly, on the first search.
+    await store.tx(async () => {
+      for (const row of rows) {
+        const message = parsedBody(row.body);
+        await store
+          .sql("UPDATE agent_messages SET search = ? WHERE thread_id = ? AND seq = ?")
+          .run(message ? searchColumn(message) : "", row.thread_id, row.seq);
+      }
+    });
   }
 }
 
