@@ -48,6 +48,15 @@ describe("finding a conversation", () => {
     ]);
     expect(await found.nth(1).locator("mark").allInnerTexts()).toEqual(["March"]);
     expect(await accessibilityProblems(page)).toEqual([]);
+    // Down goes from the field to the conversations found, Up back.
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(focusedText).toMatch(/^Chat 7 /);
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(focusedText).toMatch(/^Tax return /);
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true);
 
     // Escape closes it, focus back on Find; a search with nothing found says so.
     await page.keyboard.press("Escape");

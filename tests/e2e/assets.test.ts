@@ -42,6 +42,10 @@ describe("the Assets tab", () => {
     const download = pic.getByRole("link", { name: "Download pic.png" });
     expect(await download.getAttribute("download")).toBe("pic.png");
     expect(await download.getAttribute("href")).toMatch(/\/assets\/ast_[0-9a-f]{32}$/);
+    // Its thumbnail opens the image itself.
+    expect(await pic.getByRole("link", { name: "Open pic.png" }).getAttribute("href")).toBe(
+      await download.getAttribute("href"),
+    );
 
     // An asset an action saved meanwhile shows when the tab is shown again; so do many (Show more).
     const store = new AssetStore(server.app.store);

@@ -2,7 +2,7 @@
  * `Find a conversation`: the person's conversations whose title or messages hold what they type (the
  * server searches every one, not only those the list holds), newest first, each with when it was last
  * written and the words around where it matched, the typed words marked. Enter in the field opens the
- * first; each found one is a button. A modal dialog: Escape or Close closes it, and focus goes back to
+ * first; each found one is a button (Down from the field goes to them, Up and Down move among them). A modal dialog: Escape or Close closes it, and focus goes back to
  * the button that opened it.
  */
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -47,6 +47,8 @@ export function ConversationFinder({ search, onOpen, onClose }: ConversationFind
   const id = useId();
   const [query, setQuery] = useState("");
   const [answer, setAnswer] = useState<Answer | undefined>();
+  const list = useRef<HTMLUListElement>(null);
+  const field = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
@@ -82,6 +84,7 @@ export function ConversationFinder({ search, onOpen, onClose }: ConversationFind
     >
       <h2 id={`${id}-title`}>Find a conversation</h2>
       <input
+        ref={field}
         type="search"
         aria-label="Search conversations"
         placeholder="Words from its title or messages"
@@ -95,6 +98,11 @@ export function ConversationFinder({ search, onOpen, onClose }: ConversationFind
           if (event.key === "Escape") {
             event.preventDefault();
             onClose();
+          }
+          // Down goes to the conversations found (Up and Down move among them, Up from the first back here).
+          if (event.key === "ArrowDown" && found[0]) {
+            event.preventDefault();
+            list.current?.querySelector<HTMLElement>("button")?.focus();
           }
           if (event.key !== "Enter" || !found[0]) return;
           event.preventDefault();
@@ -113,7 +121,19 @@ export function ConversationFinder({ search, onOpen, onClose }: ConversationFind
                 : `${found.length === 1 ? "One conversation holds" : `${found.length} conversations hold`} “${wanted}”.`}
       </p>
       {found.length > 0 ? (
-        <ul className="found-list" aria-label="Conversations found">
+        <ul
+          ref={list}
+          className="found-list"
+          aria-label="Conversations found"
+          onKeyDown={(event) => {
+            if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+            const buttons = [...(list.current?.querySelectorAll<HTMLElement>("button") ?? [])];
+            const at = buttons.indexOf(document.activeElement as HTMLElement);
+            const next = event.key === "ArrowDown" ? buttons[at + 1] : at > 0 ? buttons[at - 1] : field.current;
+            event.preventDefault();
+            next?.focus();
+          }}
+        >
           {found.map(({ thread, found: words }) => (
             <li key={thread.id}>
               <button type="button" onClick={() => onOpen(thread.id)}>

@@ -48,7 +48,10 @@ function AssetRow({ asset, ask, onDelete }: { asset: Asset; ask?: (text: string)
   return (
     <li className="asset-row">
       {asset.kind === "image" ? (
-        <PageImage src={asset.url} alt="" className="asset-thumb" loading="lazy" />
+        // The thumbnail opens the image itself, in a new tab.
+        <a href={href} target="_blank" rel="noreferrer" aria-label={`Open ${asset.name}`} className="asset-open">
+          <PageImage src={asset.url} alt="" className="asset-thumb" loading="lazy" />
+        </a>
       ) : (
         <span className="asset-thumb asset-kind" aria-hidden="true">
           {asset.kind === "text" ? "TXT" : "FILE"}
