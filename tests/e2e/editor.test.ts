@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WORKFLOWS } from "../support/server.ts";
+import { accessibilityProblems } from "./a11y.ts";
 import { holdIndexedDb, openApp } from "./browser.ts";
 import { addNode as addFromPalette, connect, draftKept, newWorkflow, select, workflowAction } from "./editor.ts";
 
@@ -87,6 +88,7 @@ describe("the workflow editor, by hand", () => {
     const writing = note.getByRole("textbox", { name: "Note text" });
     await expect.poll(() => writing.evaluate((field) => field === document.activeElement)).toBe(true);
     await page.keyboard.type(" Then run.");
+    expect(await accessibilityProblems(page)).toEqual([]);
     await page.keyboard.press("Escape");
     await writing.waitFor({ state: "detached" });
     await note.getByText("Set them in the Add node. Then run.").waitFor();
