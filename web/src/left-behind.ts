@@ -6,14 +6,32 @@
  * refused (a widget framed by another site, or full), IndexedDB's own write is all there is.
  */
 
-/** localStorage, or undefined where the page may not use it. */
-function local(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
+/** localStorage, each use of it failing quietly where the page may not use it (or it is full). */
+const local = {
+  get(key: string): string | null {
+    try {
+      return window.localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  /** Answers whether it was written. */
+  set(key: string, value: string): boolean {
+    try {
+      window.localStorage.setItem(key, value);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  remove(key: string): void {
+    try {
+      window.localStorage.removeItem(key);
+    } catch {
+      // Nothing to remove where nothing could be written.
+    }
+  },
+};
 
 /** A value left behind (`null`: the key was being removed). */
 export interface Left<T> {
@@ -41,17 +59,16 @@ export class LeftBehind<T> {
     } finally {
       if (this.#unsettled.get(key) === entry) {
         this.#unsettled.delete(key);
-        if (this.#leftHere.delete(key)) local()?.removeItem(this.prefix + key);
+        if (this.#leftHere.delete(key)) local.remove(this.prefix + key);
       }
     }
   }
 
   /** What a page left for `key` as it went, taken out (the caller writes it to IndexedDB again). */
   take(key: string): Left<T> | undefined {
-    const storage = local();
-    const text = storage?.getItem(this.prefix + key);
+    const text = local.get(this.prefix + key);
     if (!text) return undefined;
-    storage?.removeItem(this.prefix + key);
+    local.remove(this.prefix + key);
     try {
       const left = JSON.parse(text) as Left<T>;
       return left && typeof left === "object" && "value" in left ? left : undefined;
@@ -61,14 +78,9 @@ export class LeftBehind<T> {
   }
 
   #leave(): void {
-    const storage = local();
+    // Where it cannot be written (full: a very large value), IndexedDB's own write may still land.
     for (const [key, entry] of this.#unsettled) {
-      try {
-        storage?.setItem(this.prefix + key, JSON.stringify(entry));
-        this.#leftHere.add(key);
-      } catch {
-        // Full (a very large value): IndexedDB's own write may still land.
-      }
+      if (local.set(this.prefix + key, JSON.stringify(entry))) this.#leftHere.add(key);
     }
   }
 }
