@@ -9,6 +9,7 @@ import { startFakeOpenAI } from "../support/fake-models.ts";
 import { accessibilityProblems } from "./a11y.ts";
 import { agent } from "./agent-page.ts";
 import { openApp } from "./browser.ts";
+import { newWorkflow } from "./editor.ts";
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -80,6 +81,18 @@ describe("the Assets tab", () => {
     // than the first page shows).
     await view.getByRole("searchbox", { name: "Find assets" }).fill(".png");
     await expect.poll(() => rows.count()).toBe(1);
+    // Add to workflow: with none open it says why; with one open, a Load asset node of it is on the
+    // canvas, selected.
+    const add = pic.getByRole("button", { name: "Add to workflow: pic.png" });
+    await add.click();
+    await view.getByRole("alert").getByText("Not added: Open or create a workflow to add files to it.").waitFor();
+    await newWorkflow(page, "With a picture");
+    await tab.click();
+    await add.click();
+    const added = page.locator('.react-flow__node[data-id="asset_load"]');
+    await added.getByText("pic.png").waitFor();
+    await expect.poll(() => added.evaluate((node) => node.classList.contains("selected"))).toBe(true);
+    expect(await view.getByRole("alert").count()).toBe(0);
     await pic.getByRole("button", { name: "Ask the agent about pic.png" }).click();
     const message = page.getByRole("textbox", { name: "Message" });
     await expect.poll(() => message.inputValue()).toMatch(/^About my asset "pic\.png" \(ast_[0-9a-f]{32}\): $/);

@@ -123,6 +123,10 @@ export function App() {
                 asks={page.asks}
                 editor={page.editor.store}
                 agentContext={page.agentContext}
+                addToWorkflow={async (asset) => {
+                  const { nodes, problem } = page.editor.addAssets([asset]);
+                  return problem ?? (nodes[0] === undefined ? undefined : page.editor.reveal(null, nodes[0]));
+                }}
                 takeInputs={(workflowId, fields) => {
                   page.runner.fields.set(workflowId, fields);
                   return page.editor.reveal(workflowId);

@@ -45,6 +45,9 @@ function fieldRefusal(error: FailurePayload, field: string): string {
   return own.length > 0 ? own.join("; ") : error.message;
 }
 
+/** Why a file or an asset cannot go on the canvas now. */
+const OPEN_FIRST = "Open or create a workflow to add files to it.";
+
 /** A hand edit's audit waits while its group (one field's keystrokes) goes on: one audit per edit. */
 const AUDIT_SETTLE_MS = 800;
 
@@ -302,8 +305,7 @@ export class EditorController {
     files: readonly File[],
     at: { x: number; y: number },
   ): Promise<{ nodes: string[]; problem?: string | undefined }> {
-    if (!this.store.getSnapshot().workflow)
-      return { nodes: [], problem: "Open or create a workflow to add files to it." };
+    if (!this.store.getSnapshot().workflow) return { nodes: [], problem: OPEN_FIRST };
     const refused: string[] = [];
     const saved: { id: string; name: string }[] = [];
     for (const file of files) {
@@ -312,22 +314,41 @@ export class EditorController {
       else if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
       else refused.push(`${file.name}: ${result.error.message}`);
     }
+    const added = saved.length > 0 ? this.addAssets(saved, at) : { nodes: [] };
+    const problems = [
+      ...(added.problem ? [added.problem] : []),
+      ...(refused.length > 0 ? [`Not added: ${refused.join(" ")}`] : []),
+    ];
+    return { nodes: added.nodes, problem: problems.length > 0 ? problems.join(" ") : undefined };
+  }
+
+  /**
+   * A `Load asset` node of each of the person's assets, titled by its name, at `at` (the next a little
+   * lower; none given: right of the others), one undo step. Answers the new nodes, or why not.
+   */
+  addAssets(
+    assets: readonly { id: string; name: string }[],
+    at?: { x: number; y: number },
+  ): { nodes: string[]; problem?: string | undefined } {
+    if (!this.store.getSnapshot().workflow) return { nodes: [], problem: OPEN_FIRST };
     const taken = new Set(this.store.getSnapshot().graph.nodes.map((n) => n.id));
-    const edits: Edit[] = saved.map((asset, i) => {
+    const edits: Edit[] = assets.map((asset, i) => {
       const node_id = freshId("asset_load", taken);
       taken.add(node_id);
-      const position = { x: Math.round(at.x), y: Math.round(at.y + i * 90) };
+      const position = at && { x: Math.round(at.x), y: Math.round(at.y + i * 90) };
       return {
         op: "ui_add_node",
-        args: { node_type: "asset.load", node_id, position, title: asset.name, data: { asset: asset.id } },
+        args: {
+          node_type: "asset.load",
+          node_id,
+          ...(position ? { position } : {}),
+          title: asset.name,
+          data: { asset: asset.id },
+        },
       };
     });
-    const failed = edits.length > 0 ? this.userEdits(edits) : undefined;
-    const problems = [...(failed ? [failed] : []), ...(refused.length > 0 ? [`Not added: ${refused.join(" ")}`] : [])];
-    return {
-      nodes: failed ? [] : edits.map((e) => e.args.node_id as string),
-      problem: problems.length > 0 ? problems.join(" ") : undefined,
-    };
+    const failed = this.userEdits(edits);
+    return failed ? { nodes: [], problem: failed } : { nodes: edits.map((e) => e.args.node_id as string) };
   }
 
   /** A field edit ended (blur): its next keystroke starts a new undo step. */

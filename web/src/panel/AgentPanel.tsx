@@ -41,6 +41,8 @@ export interface AgentPanelProps {
   editor?: EditorStore | undefined;
   /** A past run's inputs into its workflow's run inputs (where the page has an editor). */
   takeInputs?: TakeInputs | undefined;
+  /** A Load asset node of one of the person's assets on the open workflow's canvas (where the page has an editor). */
+  addToWorkflow?: ((asset: { id: string; name: string }) => Promise<string | undefined>) | undefined;
   /** What the page shows, sent to the agent with each message (the editor's; a stable function). */
   agentContext?: (() => string | undefined) | undefined;
 }
@@ -59,6 +61,7 @@ export function AgentPanel({
   editor,
   takeInputs,
   agentContext,
+  addToWorkflow,
 }: AgentPanelProps) {
   const actions = useActions(sandbox, persistence);
   // With a model provider, the conversation is the first tab, and it takes questions begun elsewhere;
@@ -139,7 +142,9 @@ export function AgentPanel({
           {
             id: "assets",
             label: "Assets",
-            content: <AssetsView calls={calls} visible={tab === "assets"} ask={askAgent} />,
+            content: (
+              <AssetsView calls={calls} visible={tab === "assets"} ask={askAgent} addToWorkflow={addToWorkflow} />
+            ),
           },
         ]
       : []),

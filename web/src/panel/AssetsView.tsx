@@ -1,8 +1,9 @@
 /**
  * The `Assets` tab: the files the person keeps (what they uploaded, what an action or the agent saved),
  * newest first, read again whenever the tab is shown. Found by name (`Find assets`) and kind; each with
- * its thumbnail (images), type, size and age, and `Download`, `Ask the agent` (about it, in Message) and
- * `Delete` (asks first, naming it). `Upload` (or files dropped on the tab) saves files as new assets,
+ * its thumbnail (images), type, size and age, and `Download`, `Add to workflow` (a Load asset node of it
+ * on the open workflow's canvas, shown there), `Ask the agent` (about it, in Message) and `Delete` (asks
+ * first, naming it). `Upload` (or files dropped on the tab) saves files as new assets,
  * the person's own act. Every call is the person's own (UserCalls): audited, never prompted.
  */
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -41,9 +42,18 @@ export interface AssetsViewProps {
   visible: boolean;
   /** A question about an asset, begun in the agent's Message (absent without an agent). */
   ask?: ((text: string) => void) | undefined;
+  /** Puts a Load asset node of it on the open workflow's canvas; answers why not (absent without an editor). */
+  addToWorkflow?: ((asset: { id: string; name: string }) => Promise<string | undefined>) | undefined;
 }
 
-function AssetRow({ asset, ask, onDelete }: { asset: Asset; ask?: (text: string) => void; onDelete(): void }) {
+interface AssetRowProps {
+  asset: Asset;
+  ask?: ((text: string) => void) | undefined;
+  onAdd?: (() => void) | undefined;
+  onDelete(): void;
+}
+
+function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
   const href = usePageUrl(asset.url);
   return (
     <li className="asset-row">
@@ -70,6 +80,11 @@ function AssetRow({ asset, ask, onDelete }: { asset: Asset; ask?: (text: string)
         <a href={href} download={asset.name} aria-label={`Download ${asset.name}`}>
           Download
         </a>
+        {onAdd ? (
+          <button type="button" aria-label={`Add to workflow: ${asset.name}`} onClick={onAdd}>
+            Add to workflow
+          </button>
+        ) : null}
         {ask ? (
           <button
             type="button"
@@ -87,7 +102,7 @@ function AssetRow({ asset, ask, onDelete }: { asset: Asset; ask?: (text: string)
   );
 }
 
-export function AssetsView({ calls, visible, ask }: AssetsViewProps) {
+export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewProps) {
   const [query, setQuery] = useState("");
   const [kind, setKind] = useState("");
   const [read, setRead] = useState<{ assets: Asset[]; count: number } | undefined>();
@@ -211,6 +226,14 @@ export function AssetsView({ calls, visible, ask }: AssetsViewProps) {
               key={asset.id}
               asset={asset}
               ask={ask}
+              onAdd={
+                addToWorkflow &&
+                (() =>
+                  void addToWorkflow(asset).then((why) => {
+                    setProblem(why && `Not added: ${why}`);
+                    setNotice(why ? undefined : `Added “${asset.name}” to the workflow.`);
+                  }))
+              }
               onDelete={() => setDeleting({ asset, opener: document.activeElement })}
             />
           ))}
