@@ -4,6 +4,9 @@ import { accessibilityProblems } from "./a11y.ts";
 import { holdIndexedDb, openApp } from "./browser.ts";
 import { addNode as addFromPalette, connect, draftKept, newWorkflow, select, workflowAction } from "./editor.ts";
 
+/** A note's first line, long enough to wrap on the canvas. */
+const ABOUT = "Adds two numbers: the one set in A and the one set in B; the output shows their sum.";
+
 describe("the workflow editor, by hand", () => {
   it("adds, drags, connects, undoes and saves; a reload finds the saved graph; hand edits never prompt", async () => {
     await using app = await openApp();
@@ -78,7 +81,7 @@ describe("the workflow editor, by hand", () => {
     await note.getByText("An empty note: double-click to write.").waitFor();
     // Its text in the Inspector (the field keeps its lines); no connections to make.
     const text = page.getByRole("region", { name: "Inspector" }).getByRole("textbox", { name: "text" });
-    await text.fill("Adds two numbers.\nSet them in the Add node.");
+    await text.fill(`${ABOUT}\nSet them in the Add node.`);
     await note.getByText("Set them in the Add node.").waitFor();
     expect(await note.locator(".react-flow__handle").count()).toBe(0);
     await addFromPalette(page, "add", "math.add");
@@ -87,18 +90,22 @@ describe("the workflow editor, by hand", () => {
     await note.dblclick();
     const writing = note.getByRole("textbox", { name: "Note text" });
     await expect.poll(() => writing.evaluate((field) => field === document.activeElement)).toBe(true);
+    // As tall as its text, wrapped lines too: nothing hides behind a scroll.
+    const hidden = () => writing.evaluate((field) => field.scrollHeight - field.clientHeight);
+    expect(await hidden()).toBeLessThanOrEqual(0);
     await page.keyboard.type(" Then run.");
+    expect(await hidden()).toBeLessThanOrEqual(0);
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.keyboard.press("Escape");
     await writing.waitFor({ state: "detached" });
     await note.getByText("Set them in the Add node. Then run.").waitFor();
     expect(await note.evaluate((element) => element === document.activeElement)).toBe(true);
-    await expect.poll(() => text.inputValue()).toBe("Adds two numbers.\nSet them in the Add node. Then run.");
+    await expect.poll(() => text.inputValue()).toBe(`${ABOUT}\nSet them in the Add node. Then run.`);
     const shown = () => note.locator(".wf-note-text").textContent();
     await page.getByRole("button", { name: "Undo" }).click();
-    await expect.poll(shown).toBe("Adds two numbers.\nSet them in the Add node.");
+    await expect.poll(shown).toBe(`${ABOUT}\nSet them in the Add node.`);
     await page.getByRole("button", { name: "Redo" }).click();
-    await expect.poll(shown).toBe("Adds two numbers.\nSet them in the Add node. Then run.");
+    await expect.poll(shown).toBe(`${ABOUT}\nSet them in the Add node. Then run.`);
     // Enter on the focused note writes it too (Ctrl+Enter ends); so does the menu's Edit text, and a click
     // elsewhere ends it.
     await note.focus();
@@ -113,7 +120,7 @@ describe("the workflow editor, by hand", () => {
     await page.keyboard.type("!");
     await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
     await writing.waitFor({ state: "detached" });
-    expect(await shown()).toBe("Adds two numbers.\nSet them in the Add node. Then run!");
+    expect(await shown()).toBe(`${ABOUT}\nSet them in the Add node. Then run!`);
     await page.getByRole("button", { name: "Run workflow" }).click();
     // One node ran: the note is not among them, and shows no run.
     await page.getByText(/^Completed in /).waitFor();
@@ -128,7 +135,9 @@ describe("the workflow editor, by hand", () => {
     const stored = (await server.app.store.sql("SELECT graph FROM workflows").get()) as { graph: string };
     expect(JSON.parse(stored.graph).nodes[0]).toMatchObject({
       type: "canvas.note",
-      data: { text: "Adds two numbers.\nSet them in the Add node. Then run!" },
+      data: {
+        text: `${ABOUT}\nSet them in the Add node. Then run!`,
+      },
     });
     expect(app.problems).toEqual([]);
   });

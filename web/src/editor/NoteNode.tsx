@@ -45,9 +45,16 @@ export function useNoteEditing(edit: (id: string, text: string, group: string) =
   );
 }
 
-/** Focus in the text, the cursor after it (the ref of the textarea, once drawn). */
+/** The field as tall as its text (wrapped lines too): nothing of the note hides behind a scroll. */
+function fitHeight(field: HTMLTextAreaElement): void {
+  field.style.height = "auto";
+  field.style.height = `${field.scrollHeight + field.offsetHeight - field.clientHeight}px`;
+}
+
+/** Focus in the text, the cursor after it, the field as tall as the text (the ref, once drawn). */
 function focusAtEnd(field: HTMLTextAreaElement | null): void {
   if (!field || document.activeElement === field) return;
+  fitHeight(field);
   field.focus();
   field.setSelectionRange(field.value.length, field.value.length);
 }
@@ -74,8 +81,11 @@ export function NoteNode({ id, data, selected }: { id: string; data: WorkflowNod
           aria-label="Note text"
           className="wf-note-input nodrag nowheel"
           defaultValue={text}
-          rows={Math.max(3, text.split("\n").length + 1)}
-          onChange={(event) => notes.write(id, event.target.value)}
+          rows={3}
+          onChange={(event) => {
+            fitHeight(event.target);
+            notes.write(id, event.target.value);
+          }}
           onKeyDown={onKey}
           onBlur={() => notes.stop(false)}
         />
