@@ -7,6 +7,7 @@
 import { useCallback, useRef, useState } from "react";
 import { type AttachedAsset, attachedAsset, sizeText } from "../../../shared/agent/attachments.ts";
 import type { UserCalls } from "../editor/user-calls.ts";
+import { FilesButton } from "../FilesButton.tsx";
 
 export interface Attachment {
   /** Stable for the list (two files may share a name). */
@@ -62,31 +63,17 @@ export type Attachments = ReturnType<typeof useAttachments>;
 
 /** `Attach files` (beside Send). */
 export function AttachButton({ attachments, disabled }: { attachments: Attachments; disabled: boolean }) {
-  const input = useRef<HTMLInputElement>(null);
   if (!attachments.available) return null;
   return (
-    <>
-      <button
-        type="button"
-        aria-label="Attach files"
-        title="Attach files: they are saved to your assets and named to the agent"
-        onClick={() => input.current?.click()}
-        disabled={disabled}
-      >
-        Attach
-      </button>
-      <input
-        ref={input}
-        type="file"
-        multiple
-        hidden
-        aria-label="Files to attach"
-        onChange={(event) => {
-          attachments.add([...(event.target.files ?? [])]);
-          event.target.value = "";
-        }}
-      />
-    </>
+    <FilesButton
+      label="Attach files"
+      inputLabel="Files to attach"
+      title="Attach files: they are saved to your assets and named to the agent"
+      disabled={disabled}
+      onFiles={(files) => attachments.add(files)}
+    >
+      Attach
+    </FilesButton>
   );
 }
 

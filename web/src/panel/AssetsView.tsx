@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { formatBytes, plural, timeAgo } from "../../../shared/protocol/durations.ts";
 import { ConfirmDialog } from "../ConfirmDialog.tsx";
 import type { UserCalls } from "../editor/user-calls.ts";
+import { FilesButton } from "../FilesButton.tsx";
 import { takeDroppedFiles } from "../file-drops.ts";
 import { PageImage } from "../PageImage.tsx";
 import { usePageUrl } from "../page-fetch.ts";
@@ -111,7 +112,6 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
   const [notice, setNotice] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   const [deleting, setDeleting] = useState<{ asset: Asset; opener: Element | null } | undefined>();
-  const picker = useRef<HTMLInputElement>(null);
   const finder = useRef<HTMLInputElement>(null);
   const [reads, setReads] = useState(0);
   const reread = useCallback(() => setReads((n) => n + 1), []);
@@ -184,21 +184,9 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
             ))}
           </select>
         </label>
-        <button type="button" aria-label="Upload files" onClick={() => picker.current?.click()}>
+        <FilesButton label="Upload files" inputLabel="Files to upload" onFiles={(files) => void upload(files)}>
           Upload
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          aria-label="Files to upload"
-          onChange={(event) => {
-            const files = [...(event.target.files ?? [])];
-            event.target.value = "";
-            void upload(files);
-          }}
-        />
+        </FilesButton>
       </div>
       {notice ? (
         <p className="notice" role="status">
