@@ -78,7 +78,8 @@ function keyValue(name: string | undefined): KeyValue {
       attempt(
         async () => {
           const behind = left.take(key);
-          if (!behind) return await get<T>(key, idb());
+          // Only text (or a removal) is left behind: anything else there is not ours, and is dropped.
+          if (!behind || (behind.value !== null && typeof behind.value !== "string")) return await get<T>(key, idb());
           await write(key, behind.value);
           return (behind.value ?? undefined) as T | undefined;
         },

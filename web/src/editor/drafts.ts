@@ -4,7 +4,8 @@
  * newer of the two (another tab may have written the same workflow's draft since) and keeps it.
  */
 import { del, get, set } from "idb-keyval";
-import type { Graph } from "../../../shared/graph/document.ts";
+import { z } from "zod";
+import { Graph } from "../../../shared/graph/document.ts";
 import { LeftBehind } from "../left-behind.ts";
 
 export interface Draft {
@@ -14,15 +15,16 @@ export interface Draft {
 }
 
 /** A draft's latest state and when it changed (`draft` null: none, it was saved or undone). */
-interface Change {
-  draft: Draft | null;
-  at: number;
-}
+const Change = z.object({
+  draft: z.object({ graph: Graph, version: z.number().int().min(0) }).nullable(),
+  at: z.number(),
+});
+type Change = z.infer<typeof Change>;
 
 const idbKey = (id: string) => `draft:${id}`;
 
 export class Drafts {
-  readonly #left = new LeftBehind<Change>("nt-left:drafts:");
+  readonly #left = new LeftBehind<unknown>("nt-left:drafts:");
 
   keep(id: string, draft: Draft): void {
     void this.#write(id, { draft, at: Date.now() });
@@ -42,7 +44,9 @@ export class Drafts {
   /** The workflow's draft: the newer of IndexedDB's and one a page left behind as it went. */
   async read(id: string): Promise<Draft | undefined> {
     const stored = await get<Draft & { at?: number }>(idbKey(id));
-    const left = this.#left.take(id)?.value;
+    // What a page left is read as any stored text is: parsed (one that does not parse is dropped).
+    const parsed = Change.safeParse(this.#left.take(id)?.value);
+    const left = parsed.success ? parsed.data : undefined;
     if (!left || (stored?.at ?? 0) > left.at) return stored && { graph: stored.graph, version: stored.version };
     void this.#write(id, left);
     return left.draft ?? undefined;
