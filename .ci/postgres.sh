@@ -23,5 +23,6 @@ fi
 as_postgres "psql -p $PORT -qc \"DROP DATABASE IF EXISTS nodetool_ci\"" >&2
 as_postgres "psql -p $PORT -qc \"DROP ROLE IF EXISTS nodetool_ci\"" >&2
 as_postgres "psql -p $PORT -qc \"CREATE ROLE nodetool_ci LOGIN CREATEDB PASSWORD 'nodetool_ci'\"" >&2
-as_postgres "createdb -p $PORT -O nodetool_ci nodetool_ci" >&2
+# UTF-8 whatever the cluster was made with, so lower() folds every script as it does for users.
+as_postgres "createdb -p $PORT -O nodetool_ci -E UTF8 --locale=C.UTF-8 -T template0 nodetool_ci" >&2
 echo "postgres://nodetool_ci:nodetool_ci@127.0.0.1:$PORT/nodetool_ci"

@@ -60,6 +60,9 @@ export function openSqlite(dataDir: string): SqliteStore {
   db.pragma("busy_timeout = 5000");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
+  // SQLite's own lower() folds ASCII only: "École" would not match "école". JavaScript's folds every
+  // script, as Postgres's does, so a search finds the same rows on either store.
+  db.function("lower", { deterministic: true }, (text: unknown) => (text === null ? null : String(text).toLowerCase()));
   migrate(db);
   let disposed = false;
   /** The open transaction's token, and a promise that settles when it ends. */

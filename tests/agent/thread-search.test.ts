@@ -61,6 +61,11 @@ describe("finding a conversation", () => {
     expect(await search("_")).toEqual([["Invoices", "Done: 100%_ of rows"]]);
     // The title alone: no words to show.
     expect(await search("greet")).toEqual([["Greeting", undefined]]);
+    // Case aside in every script, not only ASCII.
+    const accented = await client.api.agent.threads.create.mutate({ title: "Écoles du soir" });
+    expect(await search("ÉCOLES")).toEqual([["Écoles du soir", undefined]]);
+    expect(await search("écoles")).toEqual([["Écoles du soir", undefined]]);
+    await client.api.agent.threads.delete.mutate({ threadId: accented.id });
     // The stored JSON's keys are not what was said.
     expect(await search("tool_call_id")).toEqual([]);
     expect(await search("content")).toEqual([]);

@@ -30,6 +30,14 @@ describe("first namespaces on the real store", () => {
 
     expect(await call(WORKFLOWS, "list", [{ query: "greet" }])).toMatchObject({ ok: true, value: { count: 1 } });
     expect(await call(WORKFLOWS, "list", [{ query: "nothing" }])).toMatchObject({ ok: true, value: { count: 0 } });
+    // Case aside in every script, not only ASCII (SQLite's own lower() folds ASCII only).
+    const school = await call(WORKFLOWS, "create_workflow", [
+      { name: "École du soir", graph: { nodes: [], edges: [] } },
+    ]);
+    for (const query of ["école", "ÉCOLE"]) {
+      expect(await call(WORKFLOWS, "list", [{ query }])).toMatchObject({ ok: true, value: { count: 1 } });
+    }
+    await call(WORKFLOWS, "delete", [(school as { value: { id: string } }).value.id]);
     expect(await call(WORKFLOWS, "get", [{ id }])).toMatchObject({ ok: true, value: { graph } });
 
     const updated = await call(WORKFLOWS, "update", [id, { name: "Renamed", expected_version: 1 }]);
