@@ -445,14 +445,18 @@ export default "deleted";`,
       .png()
       .toBuffer();
     await inspector.getByLabel("Upload image").setInputFiles({ name: "red.png", mimeType: "image/png", buffer: png });
-    const preview = inspector.getByRole("img", { name: /^asset ast_/ });
+    // The picked image shows, named by its file's name.
+    const preview = inspector.getByRole("img", { name: "red.png" });
     await expect.poll(() => preview.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);
     const chosen = await inspector.getByRole("combobox", { name: /^image/ }).inputValue();
     expect(chosen).toMatch(/^ast_/);
     await page.getByRole("button", { name: "Run workflow" }).click();
     await page.getByRole("group", { name: "Confirm the run" }).getByRole("button", { name: "Yes, run it" }).click();
     await page.getByRole("status", { name: "Grayscale image: done" }).waitFor();
-    expect(await node(page, "image_grayscale").locator(".wf-preview").textContent()).toMatch(/asset ast_/);
+    // The node names what it made by the new asset's file name.
+    await expect
+      .poll(() => node(page, "image_grayscale").locator(".wf-preview").textContent())
+      .toContain(`"output":"red-gray.png"`);
     // The image it made shows on the node, a new asset (gray), not the red one it read.
     const thumb = node(page, "image_grayscale").getByRole("img", { name: "Grayscale image: output image" });
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);

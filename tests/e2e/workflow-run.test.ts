@@ -502,7 +502,8 @@ export default wf.id;`,
     await page.getByRole("button", { name: "Run workflow" }).click();
     // Resizing saves an asset: the first run asks.
     await page.getByRole("button", { name: "Yes, run it" }).click();
-    await page.getByText(/^small: asset ast_/).waitFor();
+    // The outcome names the new asset by its file name, not its id.
+    await page.getByText("small: red-resized.png").waitFor();
     const stored = (await server.app.store.sql("SELECT inputs, status FROM jobs").get()) as {
       inputs: string;
       status: string;
@@ -530,6 +531,11 @@ export default wf.id;`,
     // Use these inputs brings the image back to the picker.
     await openTab(page, "Jobs");
     const done = page.getByRole("region", { name: "Jobs" }).getByRole("listitem", { name: "Shrink: completed" });
+    // The jobs say which image they were given and link what they made, each by its name.
+    const jobs = page.getByRole("region", { name: "Jobs" });
+    await jobs.getByText("Inputs: photo: red.png").waitFor();
+    const resized = jobs.getByRole("link", { name: "red-resized.png" }).first();
+    expect(await resized.getAttribute("href")).toMatch(/^\/assets\/ast_[0-9a-f]{32}$/);
     await done.getByRole("button", { name: "Use these inputs in Shrink" }).click();
     await expect.poll(async () => (await picker.locator("option:checked").textContent()) ?? "").toContain("red.png");
     await expect

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Graph, Workflow } from "../../shared/graph/document.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { aboutFailure } from "../../web/src/agent-asks.ts";
+import { dispositionName } from "../../web/src/asset-names.ts";
 import { editorContext } from "../../web/src/editor/agent-context.ts";
 import { inputValues, runInputs } from "../../web/src/editor/RunInputs.tsx";
 import { fieldsOf } from "../../web/src/editor/run-fields.ts";
@@ -84,6 +85,14 @@ describe("a run's outcome in words", () => {
     expect(valuesLine({})).toBe("no outputs");
     expect(valuesLine([1, 2])).toBe("[1,2]");
     expect(valuesLine({ $truncated: true, chars: 5000 })).toBe("5000 characters, too long to list");
+    // An asset by its name where it is known: a reference, or a picked input's id (text); others as they are.
+    const id = `ast_${"0f".repeat(16)}`;
+    const nameOf = (asked: string) => (asked === id ? "red.png" : undefined);
+    expect(valuesLine({ photo: id, other: `ast_${"1".repeat(32)}` }, undefined, nameOf)).toBe(
+      `photo: red.png, other: "ast_${"1".repeat(32)}"`,
+    );
+    expect(valuesLine({ image: new AssetRef(id), n: 2 }, undefined, nameOf)).toBe("image: red.png, n: 2");
+    expect(valuesLine({ images: [new AssetRef(id)] }, undefined, nameOf)).toBe('images: ["red.png"]');
   });
 
   it("begins a question about a failure with the workflow, the node and the error", () => {
@@ -93,6 +102,20 @@ describe("a run's outcome in words", () => {
     expect(aboutFailure("Sum", { code: "cancelled", message: "stopped" })).toBe(
       'The job of the workflow "Sum" failed: cancelled: stopped ',
     );
+  });
+});
+
+describe("an asset's name from the answer to its address", () => {
+  it("takes the exact UTF-8 name, else the plain one", () => {
+    expect(
+      dispositionName(`inline; filename="rapport _t_.txt"; filename*=UTF-8''rapport%20%22%C3%A9t%C3%A9%22.txt`),
+    ).toBe('rapport "été".txt');
+    expect(dispositionName('attachment; filename="plain.csv"')).toBe("plain.csv");
+    expect(dispositionName("attachment; filename*=UTF-8''%E0%A4%A.txt; filename=\"fallback.txt\"")).toBe(
+      "fallback.txt",
+    );
+    expect(dispositionName(null)).toBeUndefined();
+    expect(dispositionName("attachment")).toBeUndefined();
   });
 });
 

@@ -12,8 +12,9 @@ export function setPageCredential(value: string): void {
   credential = value;
 }
 
-export function pageFetch(path: string): Promise<Response> {
+export function pageFetch(path: string, init: Pick<RequestInit, "method"> = {}): Promise<Response> {
   return fetch(path, {
+    ...init,
     credentials: "same-origin",
     ...(credential === undefined ? {} : { headers: { authorization: `Bearer ${credential}` } }),
   });

@@ -10,6 +10,7 @@ import type { Graph } from "../../../shared/graph/document.ts";
 import { nodeLabel } from "../../../shared/graph/node-types.ts";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { aboutFailure } from "../agent-asks.ts";
+import { useAssetNames } from "../asset-names.ts";
 import type { JobEntry } from "../jobs/jobs-store.ts";
 import { previewText, valuesLine } from "../panel/ValueView.tsx";
 
@@ -37,6 +38,7 @@ function nodesDone(job: JobEntry): string {
 }
 
 function Outcome({ job, graph, onShowNode, onAsk }: RunOutcomeProps & { job: JobEntry }) {
+  const nameOf = useAssetNames(job.status === "completed" ? job.outputs : undefined);
   const took = job.duration_ms === null ? "" : ` in ${formatMs(job.duration_ms)}`;
   switch (job.status) {
     case "queued":
@@ -48,7 +50,7 @@ function Outcome({ job, graph, onShowNode, onAsk }: RunOutcomeProps & { job: Job
         </>
       );
     case "completed": {
-      const line = job.outputs === undefined || job.outputs === null ? "" : valuesLine(job.outputs);
+      const line = job.outputs === undefined || job.outputs === null ? "" : valuesLine(job.outputs, undefined, nameOf);
       return (
         <>
           <span className="run-ended job-completed">
@@ -56,7 +58,7 @@ function Outcome({ job, graph, onShowNode, onAsk }: RunOutcomeProps & { job: Job
             {line ? ":" : ""}
           </span>
           {line ? (
-            <span className="run-outputs" title={previewText(job.outputs, 2000)}>
+            <span className="run-outputs" title={previewText(job.outputs, 2000, nameOf)}>
               {line}
             </span>
           ) : null}

@@ -8,6 +8,7 @@
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { findNodeType, isNote, nodeLabel } from "../../../shared/graph/node-types.ts";
 import { AssetRef } from "../../../shared/protocol/values.ts";
+import { useAssetNames } from "../asset-names.ts";
 import type { NodeRun } from "../jobs/jobs-store.ts";
 import { PageImage } from "../PageImage.tsx";
 import { previewText } from "../panel/ValueView.tsx";
@@ -60,14 +61,17 @@ function outputAsset(run: NodeRun | undefined): AssetRef | undefined {
   return Object.values(outputs).find((value): value is AssetRef => value instanceof AssetRef);
 }
 
-function outputPreview(run: NodeRun | undefined): string | undefined {
-  if (run?.status !== "completed" || run.outputs === undefined) return undefined;
-  const outputs = run.outputs as Record<string, unknown> | null;
-  if (outputs && typeof outputs === "object" && !Array.isArray(outputs)) {
-    const entries = Object.entries(outputs);
-    if (entries.length === 1) return previewText(entries[0]?.[1], 40);
-  }
-  return previewText(outputs, 40);
+/** A finished node's outputs in one line (an asset by its name, once read), the whole JSON on hover. */
+function OutputPreview({ outputs }: { outputs: unknown }) {
+  const nameOf = useAssetNames(outputs);
+  const named = outputs && typeof outputs === "object" && !Array.isArray(outputs) && !(outputs instanceof AssetRef);
+  const entries = named && !(outputs instanceof Uint8Array) ? Object.entries(outputs) : [];
+  const preview = entries.length === 1 ? previewText(entries[0]?.[1], 40, nameOf) : previewText(outputs, 40, nameOf);
+  return (
+    <div className="wf-preview" title={JSON.stringify(outputs) ?? ""}>
+      → {preview}
+    </div>
+  );
 }
 
 export function WorkflowNode({ id, data, selected }: NodeProps<WorkflowFlowNode>) {
@@ -78,7 +82,6 @@ export function WorkflowNode({ id, data, selected }: NodeProps<WorkflowFlowNode>
   const outputs = outputHandles(data.type);
   const props = properties(data.type, data.values);
   const run = data.run;
-  const preview = outputPreview(run);
   const asset = outputAsset(run);
   return (
     <div
@@ -128,11 +131,7 @@ export function WorkflowNode({ id, data, selected }: NodeProps<WorkflowFlowNode>
           <Handle type="source" position={Position.Right} id={output.name} className={`handle-${output.type}`} />
         </div>
       ))}
-      {preview !== undefined ? (
-        <div className="wf-preview" title={JSON.stringify(run?.outputs) ?? ""}>
-          → {preview}
-        </div>
-      ) : null}
+      {run?.status === "completed" && run.outputs !== undefined ? <OutputPreview outputs={run.outputs} /> : null}
       {asset ? (
         // A file that is not an image hides itself (PageImage); the preview line above names it.
         <PageImage

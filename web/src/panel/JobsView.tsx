@@ -12,6 +12,7 @@ import { memo, useEffect, useState, useSyncExternalStore } from "react";
 import { formatMs } from "../../../shared/protocol/durations.ts";
 import { Copy } from "../agent/CopyButton.tsx";
 import { aboutFailure } from "../agent-asks.ts";
+import { useAssetNames } from "../asset-names.ts";
 import { type Fields, fieldsOf } from "../editor/run-fields.ts";
 import type { EditorStore } from "../editor/store.ts";
 import { eachFrameUntil } from "../editor/view.ts";
@@ -131,7 +132,7 @@ function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) 
       {shown ? <p className="status">{shown}</p> : null}
       {given(job.inputs) ? (
         <p className="job-inputs">
-          <span title={valuesLine(job.inputs)}>Inputs: {valuesLine(job.inputs)}</span>
+          <InputsLine inputs={job.inputs} />
           {takeInputs && job.workflow_id !== null && fields !== undefined ? (
             <button
               type="button"
@@ -159,6 +160,12 @@ function JobItem({ job, store, showNode, ask, takeInputs, open }: JobItemProps) 
       ) : null}
     </li>
   );
+}
+
+/** A run's inputs in a line, an asset picked for one by its name. */
+function InputsLine({ inputs }: { inputs: unknown }) {
+  const line = valuesLine(inputs, undefined, useAssetNames(inputs));
+  return <span title={line}>Inputs: {line}</span>;
 }
 
 /** A run was given inputs (an empty object, or none read, is none). */

@@ -6,20 +6,25 @@
  */
 import type { ReactNode } from "react";
 import { AssetRef } from "../../../shared/protocol/values.ts";
+import { isAssetId, type NameOf, useAssetNames } from "../asset-names.ts";
 import { PageImage } from "../PageImage.tsx";
 import { usePageUrl } from "../page-fetch.ts";
 import { Revealed } from "../reveal-view.tsx";
 
-/** An asset reference: a link, and the image itself when it is one (non-images hide the preview). */
+/**
+ * An asset reference: a link named by the asset's file name once read (its id until then, or when it
+ * is not the person's), and the image itself when it is one (non-images hide the preview).
+ */
 export function AssetView({ id, thumbnail = false }: { id: string; thumbnail?: boolean }) {
   const path = `/assets/${encodeURIComponent(id)}`;
   const href = usePageUrl(path);
+  const name = useAssetNames(id)(id) ?? `asset ${id}`;
   return (
     <span className={thumbnail ? "asset thumbnail" : "asset"}>
-      <a href={href} target="_blank" rel="noreferrer">
-        asset {id}
+      <a href={href} target="_blank" rel="noreferrer" title={id}>
+        {name}
       </a>
-      <PageImage src={path} alt={`asset ${id}`} className="asset-preview" />
+      <PageImage src={path} alt={name} className="asset-preview" />
     </span>
   );
 }
@@ -148,30 +153,34 @@ export function ValueView({ value }: { value: unknown }) {
   );
 }
 
-/** A short one-line preview of a value (node outputs on the canvas, job outputs in the list). */
-export function previewText(value: unknown, max = 80): string {
+/**
+ * A short one-line preview of a value (node outputs on the canvas, job outputs in the list): an asset
+ * by its name where `nameOf` knows it (a reference, or text that is an asset's id), else by its id.
+ */
+export function previewText(value: unknown, max = 80, nameOf?: NameOf): string {
+  const named = (id: string) => nameOf?.(id);
+  const asset = (v: unknown) =>
+    v instanceof AssetRef ? (named(v.id) ?? `asset ${v.id}`) : isAssetId(v) ? named(v) : undefined;
   const text =
-    value instanceof AssetRef
-      ? `asset ${value.id}`
-      : value instanceof Uint8Array
-        ? `${value.length} bytes`
-        : (JSON.stringify(value, (_k, v: unknown) =>
-            v instanceof AssetRef ? `asset ${v.id}` : v instanceof Uint8Array ? `${v.length} bytes` : v,
-          ) ?? "null");
+    asset(value) ??
+    (value instanceof Uint8Array
+      ? `${value.length} bytes`
+      : (JSON.stringify(value, (_k, v: unknown) => asset(v) ?? (v instanceof Uint8Array ? `${v.length} bytes` : v)) ??
+        "null"));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** Named values in one line (a run's outputs, a job's inputs): `name: value` for each, each cut short. */
-export function valuesLine(values: unknown, none = "no outputs"): string {
+export function valuesLine(values: unknown, none = "no outputs", nameOf?: NameOf): string {
   const named = values && typeof values === "object" && !Array.isArray(values);
   if (named && !(values instanceof Uint8Array) && !(values instanceof AssetRef)) {
     const { $truncated, chars } = values as { $truncated?: unknown; chars?: unknown };
     if ($truncated === true && typeof chars === "number") return `${chars} characters, too long to list`;
     const entries = Object.entries(values as Record<string, unknown>);
     if (entries.length === 0) return none;
-    return entries.map(([name, value]) => `${name}: ${previewText(value, 40)}`).join(", ");
+    return entries.map(([name, value]) => `${name}: ${previewText(value, 40, nameOf)}`).join(", ");
   }
-  return previewText(values, 60);
+  return previewText(values, 60, nameOf);
 }
 
 /**
