@@ -168,7 +168,7 @@ describe("workflow files", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("saves other files dropped on the canvas as assets, each a Load asset node where it fell, one undo step", async () => {
+  it("saves other files dropped on the canvas (a JSON of data too) as assets, each a Load asset node where it fell, one undo step", async () => {
     await using app = await openApp();
     const { page, server } = app;
     /** Drops files (name, type, text) on the element `target` names, at `where` of its box; answers that point. */
@@ -247,6 +247,20 @@ describe("workflow files", () => {
     await page.getByRole("button", { name: "Undo" }).click();
     await expect.poll(() => nodes.count()).toBe(0);
     expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 3 });
+
+    // A JSON file of data (no graph, no nodes in it) is a file like the others, not a workflow to import.
+    for (const [name, text] of [
+      ["prices.json", '[{"item":"tea","price":3}]'],
+      ["rates.json", '{"eur":1.1}'],
+    ]) {
+      await drop(".react-flow__pane", [{ name: name as string, type: "application/json", text: text as string }]);
+      await page
+        .locator(".react-flow__node[data-id]")
+        .getByText(name as string)
+        .waitFor();
+    }
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 5 });
+    expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Files" }]);
     expect(app.problems).toEqual([]);
   });
 

@@ -28,7 +28,7 @@ import type { WorkflowRunner } from "./runner.ts";
 import { ShortcutsDialog } from "./Shortcuts.tsx";
 import { eachFrameUntil, fitOnceMeasured, focusOnceDrawn, nearestLeft, useOpened } from "./view.ts";
 import { WorkflowStart } from "./WorkflowStart.tsx";
-import { isWorkflowFile } from "./workflow-file.ts";
+import { holdsWorkflow } from "./workflow-file.ts";
 import type { WorkflowList } from "./workflow-list.ts";
 import { followOpenWorkflow, linkedWorkflow } from "./workflow-url.ts";
 
@@ -297,19 +297,18 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
       aria-label="Workflow editor"
       ref={pane}
       // A workflow file (JSON) dropped anywhere on the editor is imported, as `Import` does with a chosen
-      // one; other files become the person's assets, each a Load asset node where it was dropped; a
-      // file input (an asset field's upload) keeps taking what is dropped on it.
-      {...takeDroppedFiles((files, at) => {
+      // one; other files (a JSON of data too) become the person's assets, each a Load asset node where
+      // it was dropped; a file input (an asset field's upload) keeps taking what is dropped on it.
+      {...takeDroppedFiles(async (files, at) => {
         const [first] = files;
-        if (first && isWorkflowFile(first)) {
-          void controller.importFile(first).then(problem);
+        const place = flow.screenToFlowPosition({ x: at.clientX, y: at.clientY });
+        if (first && (await holdsWorkflow(first))) {
+          problem(await controller.importFile(first));
           return;
         }
-        const place = flow.screenToFlowPosition({ x: at.clientX, y: at.clientY });
-        void controller.addFiles(files, place).then(({ nodes, problem: why }) => {
-          problem(why);
-          if (nodes.length > 0) setSelectNow(nodes);
-        });
+        const { nodes, problem: why } = await controller.addFiles(files, place);
+        problem(why);
+        if (nodes.length > 0) setSelectNow(nodes);
       })}
     >
       <EditorToolbar

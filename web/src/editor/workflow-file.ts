@@ -30,9 +30,21 @@ export function workflowFile(workflow: Pick<Workflow, "name" | "description">, g
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A file that may be a workflow (JSON, as Export writes): dropped on the editor, it is imported. */
-export function isWorkflowFile(file: Pick<File, "name" | "type">): boolean {
-  return file.type === "application/json" || /\.json$/i.test(file.name);
+/**
+ * Whether a file dropped on the editor is meant as a workflow, to import: JSON (as Export writes) that
+ * holds an object with a graph or nodes, or that does not parse (its import says what is wrong). Other
+ * JSON (data: a list, a record, a file too large to be a workflow) is not: it becomes an asset.
+ */
+export async function holdsWorkflow(file: Pick<File, "name" | "type" | "size" | "text">): Promise<boolean> {
+  if (!(file.type === "application/json" || /\.json$/i.test(file.name))) return false;
+  if (file.size > WORKFLOW_FILE_MAX_BYTES) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await file.text());
+  } catch {
+    return true;
+  }
+  return isRecord(parsed) && ("graph" in parsed || "nodes" in parsed);
 }
 
 /** Reads a file Export wrote, or a bare graph; an error says what is wrong, naming the file. */
