@@ -41,7 +41,8 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** A size in bytes, for a person: whole KiB up to a MiB, then MiB to one decimal. */
+/** A size in bytes, for a person: bytes under a KiB, whole KiB up to a MiB, then MiB to one decimal. */
 export function formatBytes(n: number): string {
+  if (n < 1024) return plural(n, "byte");
   return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
 }

@@ -1,6 +1,6 @@
 /** How long and how long ago, for a person (shared/protocol/durations.ts). */
 import { describe, expect, it } from "vitest";
-import { formatMs, timeAgo, timeWithWait } from "../../shared/protocol/durations.ts";
+import { formatBytes, formatMs, timeAgo, timeWithWait } from "../../shared/protocol/durations.ts";
 
 describe("durations", () => {
   it("says how long something took", () => {
@@ -22,5 +22,18 @@ describe("durations", () => {
     expect(timeAgo(earlier(4 * 86_400_000), now)).toBe("4 days ago");
     expect(timeAgo("2026-11-03T12:00:00Z", now)).toMatch(/^on .*2026/);
     expect(timeAgo("not a time", now)).toBe("");
+  });
+  it("a size in bytes, KiB or MiB", () => {
+    expect([0, 1, 150, 1023, 1024, 1025, 1024 * 1024 - 1, 1024 * 1024, 5.5 * 1024 * 1024].map(formatBytes)).toEqual([
+      "0 bytes",
+      "1 byte",
+      "150 bytes",
+      "1023 bytes",
+      "1 KiB",
+      "2 KiB",
+      "1024 KiB",
+      "1.0 MiB",
+      "5.5 MiB",
+    ]);
   });
 });
