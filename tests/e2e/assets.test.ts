@@ -5,6 +5,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AssetStore } from "../../server-bridge/assets/store.ts";
+import { PREVIEW_BYTES } from "../../web/src/panel/AssetText.tsx";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { accessibilityProblems } from "./a11y.ts";
 import { agent } from "./agent-page.ts";
@@ -119,6 +120,57 @@ describe("the Assets tab", () => {
     await view.getByText("No asset matches.").waitFor();
     const left = await server.app.store.sql("SELECT count(*) AS n FROM assets WHERE name = 'notes.txt'").get();
     expect(left).toEqual({ n: 0 });
+    expect(app.problems).toEqual([]);
+  });
+
+  it("shows a text asset's text in place, its beginning when it is long, and never as HTML", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    const [me] = await server.app.credentials.listUsers();
+    if (!me) throw new Error("no user");
+    const store = new AssetStore(server.app.store);
+    await store.insert(me.userId, {
+      name: "page.html",
+      contentType: "text/html",
+      kind: "text",
+      bytes: text("<b>not bold</b><img src=x onerror=alert(1)>\u200b"),
+    });
+    // Longer than the preview, with a two-byte character where it is cut.
+    const long = `${"a".repeat(PREVIEW_BYTES - 1)}é and the rest`;
+    await store.insert(me.userId, { name: "long.txt", contentType: "text/plain", kind: "text", bytes: text(long) });
+    const pic = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#00f" } })
+      .png()
+      .toBuffer();
+    await store.insert(me.userId, { name: "dot.png", contentType: "image/png", kind: "image", bytes: pic });
+    await page.getByRole("tab", { name: "Assets" }).click();
+    const view = page.getByRole("region", { name: "Assets" });
+    await view.getByText("3 assets.").waitFor();
+    // An image has its thumbnail, not a text to show.
+    expect(await view.getByRole("button", { name: "Show text of dot.png" }).count()).toBe(0);
+
+    const show = view.getByRole("button", { name: "Show text of page.html" });
+    expect(await show.getAttribute("aria-expanded")).toBe("false");
+    await show.click();
+    const shown = view.getByRole("region", { name: "Text of page.html" });
+    // As text, its markup and an invisible character shown as they are.
+    await expect.poll(() => shown.textContent()).toBe("<b>not bold</b><img src=x onerror=alert(1)>[U+200B]");
+    expect(await shown.locator("b, img").count()).toBe(0);
+    const hide = view.getByRole("button", { name: "Hide text of page.html" });
+    expect(await hide.getAttribute("aria-expanded")).toBe("true");
+    expect(await hide.getAttribute("aria-controls")).toBe(await shown.getAttribute("id"));
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await hide.click();
+    await expect.poll(() => shown.count()).toBe(0);
+
+    await view.getByRole("button", { name: "Show text of long.txt" }).click();
+    const start = view.getByRole("region", { name: "Text of long.txt" });
+    // Its first 32 KiB; the character the cut split is left out, not shown broken.
+    await expect.poll(async () => (await start.textContent())?.length).toBe(PREVIEW_BYTES - 1);
+    await view.getByText("The first 32 KiB of 33 KiB: Download has it all.").waitFor();
+    // The box scrolls from the keyboard.
+    await start.focus();
+    await page.keyboard.press("End");
+    await expect.poll(() => start.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
     expect(app.problems).toEqual([]);
   });
 });

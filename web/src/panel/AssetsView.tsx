@@ -14,6 +14,7 @@ import { FilesButton } from "../FilesButton.tsx";
 import { takeDroppedFiles } from "../file-drops.ts";
 import { PageImage } from "../PageImage.tsx";
 import { usePageUrl } from "../page-fetch.ts";
+import { AssetText } from "./AssetText.tsx";
 
 interface Asset {
   id: string;
@@ -56,6 +57,7 @@ interface AssetRowProps {
 
 function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
   const href = usePageUrl(asset.url);
+  const [showText, setShowText] = useState(false);
   return (
     <li className="asset-row">
       {asset.kind === "image" ? (
@@ -78,6 +80,17 @@ function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
         </small>
       </span>
       <span className="asset-buttons">
+        {asset.kind === "text" ? (
+          <button
+            type="button"
+            aria-label={`${showText ? "Hide" : "Show"} text of ${asset.name}`}
+            aria-expanded={showText}
+            aria-controls={showText ? `text-${asset.id}` : undefined}
+            onClick={() => setShowText((shown) => !shown)}
+          >
+            {showText ? "Hide" : "Show"} text
+          </button>
+        ) : null}
         <a href={href} download={asset.name} aria-label={`Download ${asset.name}`}>
           Download
         </a>
@@ -99,6 +112,7 @@ function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
           Delete
         </button>
       </span>
+      {showText ? <AssetText id={asset.id} path={asset.url} name={asset.name} size={asset.size} /> : null}
     </li>
   );
 }
