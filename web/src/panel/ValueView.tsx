@@ -1,8 +1,9 @@
 /**
  * A decoded value (after `fromWire`: assets are `AssetRef`, bytes `Uint8Array`) as a person reads it:
- * an image asset as the image at its own aspect ratio, an array of flat objects as a table, any other
- * object or array as a collapsible tree, text with invisible characters made visible. Leaves print as
- * `"key": value` in JSON notation, so what the tree says reads like the JSON it is.
+ * an image asset as the image at its own aspect ratio, an array of flat objects as a table (at any
+ * depth), any other object or array as a collapsible tree, text with invisible characters made
+ * visible. Leaves print as `"key": value` in JSON notation, so what the tree says reads like the JSON
+ * it is.
  */
 import type { ReactNode } from "react";
 import { AssetRef } from "../../../shared/protocol/values.ts";
@@ -85,6 +86,7 @@ function Branch({ name, value, depth }: { name: string | undefined; value: unkno
       </div>
     );
   }
+  const table = tableRows(value);
   return (
     <details className="json-branch" open={depth < 3}>
       <summary>
@@ -96,9 +98,14 @@ function Branch({ name, value, depth }: { name: string | undefined; value: unkno
         </span>
       </summary>
       <div className="json-children">
-        {entries.map(([key, item]) => (
-          <Branch key={key} name={Array.isArray(value) ? key : JSON.stringify(key)} value={item} depth={depth + 1} />
-        ))}
+        {table ? (
+          // A list of records inside a value (a node's rows beside its other outputs) is a table too.
+          <ValueTable {...table} />
+        ) : (
+          entries.map(([key, item]) => (
+            <Branch key={key} name={Array.isArray(value) ? key : JSON.stringify(key)} value={item} depth={depth + 1} />
+          ))
+        )}
       </div>
       <span className="json-close">{close}</span>
     </details>
