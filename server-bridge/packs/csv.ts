@@ -5,7 +5,7 @@ import { defineExport, definePack } from "./types.ts";
 
 const MAX_TEXT = 20 * 1024 * 1024;
 
-const parse = defineExport({
+export const parseCsv = defineExport({
   name: "parse",
   description: "Parse CSV text into rows: objects keyed by the header row (header: true, the default) or arrays.",
   signature:
@@ -28,12 +28,12 @@ const parse = defineExport({
     return {
       data: out.data,
       fields: out.meta.fields ?? null,
-      errors: out.errors.map((e) => ({ row: e.row ?? null, message: e.message })),
+      errors: out.errors.map((e) => ({ row: e.row ?? null, type: e.type, message: e.message, index: e.index ?? null })),
     };
   },
 });
 
-const unparse = defineExport({
+export const formatCsv = defineExport({
   name: "unparse",
   description: "Turn rows (objects or arrays) into CSV text.",
   signature: "csv.unparse(rows: object[] | any[][], { columns?: string[], delimiter?: string, header?: boolean })",
@@ -58,5 +58,5 @@ const unparse = defineExport({
 export const csvPack = definePack({
   name: "csv",
   description: "CSV parsing and writing (papaparse).",
-  exports: [parse, unparse],
+  exports: [parseCsv, formatCsv],
 });

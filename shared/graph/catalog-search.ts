@@ -32,6 +32,8 @@ export const SEARCH_ALIASES: Readonly<Record<string, string>> = {
   "json.stringify": "encode serialize",
   "json.get": "pick extract field property lookup",
   "json.set": "update assign put field property",
+  "csv.parse": "table spreadsheet rows columns excel comma tsv read",
+  "csv.format": "table spreadsheet rows columns excel comma tsv export write",
   "list.length": "count size items",
   "list.join": "combine implode",
   "list.slice": "take first last subset head tail",

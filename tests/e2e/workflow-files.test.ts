@@ -19,6 +19,30 @@ const GRAPH = {
 };
 
 /** Chooses `Import` and the file in the browser's file chooser. */
+interface DroppedFile {
+  name: string;
+  type: string;
+  text: string;
+}
+
+/** Drops files on the element `target` names, at `where` of its box; answers that point. */
+async function dropFiles(page: Page, target: string, files: DroppedFile[], where = { x: 0.5, y: 0.5 }) {
+  const box = await page.locator(target).boundingBox();
+  if (!box) throw new Error(`nothing at ${target}`);
+  const at = {
+    clientX: Math.round(box.x + box.width * where.x),
+    clientY: Math.round(box.y + box.height * where.y),
+  };
+  const transfer = await page.evaluateHandle((list) => {
+    const data = new DataTransfer();
+    for (const f of list) data.items.add(new File([f.text], f.name, { type: f.type }));
+    return data;
+  }, files);
+  await page.locator(target).dispatchEvent("dragover", { dataTransfer: transfer, ...at });
+  await page.locator(target).dispatchEvent("drop", { dataTransfer: transfer, ...at });
+  return at;
+}
+
 async function importFile(page: Page, name: string, text: string) {
   const [chooser] = await Promise.all([
     page.waitForEvent("filechooser"),
@@ -171,27 +195,8 @@ describe("workflow files", () => {
   it("saves other files dropped on the canvas (a JSON of data too) as assets, each a Load asset node where it fell, one undo step", async () => {
     await using app = await openApp();
     const { page, server } = app;
-    /** Drops files (name, type, text) on the element `target` names, at `where` of its box; answers that point. */
-    const drop = async (
-      target: string,
-      files: { name: string; type: string; text: string }[],
-      where = { x: 0.5, y: 0.5 },
-    ) => {
-      const box = await page.locator(target).boundingBox();
-      if (!box) throw new Error(`nothing at ${target}`);
-      const at = {
-        clientX: Math.round(box.x + box.width * where.x),
-        clientY: Math.round(box.y + box.height * where.y),
-      };
-      const transfer = await page.evaluateHandle((list) => {
-        const data = new DataTransfer();
-        for (const f of list) data.items.add(new File([f.text], f.name, { type: f.type }));
-        return data;
-      }, files);
-      await page.locator(target).dispatchEvent("dragover", { dataTransfer: transfer, ...at });
-      await page.locator(target).dispatchEvent("drop", { dataTransfer: transfer, ...at });
-      return at;
-    };
+    const drop = (target: string, files: DroppedFile[], where?: { x: number; y: number }) =>
+      dropFiles(page, target, files, where);
     // With no workflow open there is nothing to add them to: it says so, and nothing is saved.
     await page.getByRole("button", { name: "New workflow" }).waitFor();
     await drop(".editor-pane", [{ name: "early.csv", type: "text/csv", text: "a,b\n1,2\n" }]);
@@ -292,6 +297,34 @@ describe("workflow files", () => {
     expect(await kept("dragover", "#tabpanel-action .cm-content")).toBe(false);
     expect(await kept("dragover", '.asset-field input[type="file"]')).toBe(false);
     expect(await kept("drop", '.asset-field input[type="file"]')).toBe(false);
+    expect(app.problems).toEqual([]);
+  });
+
+  it("turns a CSV dropped on the canvas into rows with no code: Load asset, Parse CSV, Run, a table", async () => {
+    await using app = await openApp();
+    const { page } = app;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await newWorkflow(page, "Prices");
+    await dropFiles(page, ".react-flow__pane", [
+      { name: "prices.csv", type: "text/csv", text: 'item,price\ntea,3\n"cake, lemon",4.5\n' },
+    ]);
+    await node(page, "asset_load").getByText("prices.csv").waitFor();
+    // Found by the word people use for it.
+    await addNode(page, "spreadsheet", "csv.parse");
+    await select(page, "csv_parse");
+    const inspector = page.getByRole("region", { name: "Inspector" });
+    await inspector.getByRole("combobox", { name: "Connect text from" }).selectOption({ index: 1 });
+    await inspector.getByRole("button", { name: "Connect text", exact: true }).click();
+    await inspector.getByText("connected from asset_load.output").waitFor();
+    await inspector.getByRole("checkbox", { name: "typed" }).check();
+    // Reading an asset and parsing it change nothing: it runs without asking.
+    await page.getByRole("button", { name: "Run workflow" }).click();
+    await page.getByRole("status", { name: "Parse CSV: done" }).waitFor();
+    // Its rows, as a table, in its Last run (cells as JSON: the text quoted, the numbers typed).
+    const table = inspector.getByRole("region", { name: "Last run" }).getByRole("table");
+    await expect
+      .poll(() => table.getByRole("row").allTextContents())
+      .toEqual(["itemprice", '"tea"3', '"cake, lemon"4.5']);
     expect(app.problems).toEqual([]);
   });
 });

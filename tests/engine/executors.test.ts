@@ -91,6 +91,23 @@ const CASES: Case[] = [
     { object: { a: [] }, path: "a.b", value: 1 },
     /is a list/,
   ],
+  [
+    "csv.parse",
+    { text: 'name,n\nAda,1\n"Lovelace, A",2\n' },
+    [
+      { name: "Ada", n: "1" },
+      { name: "Lovelace, A", n: "2" },
+    ],
+    { text: 'name\n"open' },
+    /csv\.parse: Quoted field unterminated on line 2\. Close the quote/,
+  ],
+  [
+    "csv.format",
+    { rows: [{ name: "Lovelace, A", n: 2 }, { name: 'say "hi"' }] },
+    'name,n\r\n"Lovelace, A",2\r\n"say ""hi""",',
+    { rows: [{ a: 1 }, 3] },
+    /row 1 is not an object or a list of cells/,
+  ],
   ["list.length", { list: [1, 2, 3] }, 3, { list: "abc" }, /expects a list, got string/],
   [
     "list.join",
@@ -122,6 +139,7 @@ describe("every pure node type, good and bad input", () => {
   it.each(CASES)("%s", async (type, good, output, bad, why) => {
     const outputs = await run(type, good);
     if (type === "workflow.output") expect(outputs).toEqual({ value: [1] });
+    else if (type === "csv.parse") expect(outputs).toEqual({ output, columns: ["name", "n"] });
     else expect(outputs).toEqual({ output });
     if (why.source === "^$") {
       // A constant.json takes any value; an unset one gives its default, null.
@@ -132,6 +150,42 @@ describe("every pure node type, good and bad input", () => {
       expect(error.message).not.toMatch(/at .*\.ts|node_modules|\/work\//);
     }
     expect(invoked).toEqual([]);
+  });
+
+  it("reads CSV as its people write it: other separators, no header, typed cells, ragged lines", async () => {
+    expect(await run("csv.parse", { text: "a;b\n1;x\n\n2;y" })).toEqual({
+      output: [
+        { a: "1", b: "x" },
+        { a: "2", b: "y" },
+      ],
+      columns: ["a", "b"],
+    });
+    expect(await run("csv.parse", { text: "1,true,\n2.5,no,x", header: false, typed: true })).toEqual({
+      output: [
+        [1, true, null],
+        [2.5, "no", "x"],
+      ],
+      columns: [],
+    });
+    // A short line still reads (its missing cells absent); a single column needs no separator.
+    expect((await run("csv.parse", { text: "a,b\n1" })).output).toEqual([{ a: "1" }]);
+    expect((await run("csv.parse", { text: "word\ntea\ncake" })).output).toEqual([{ word: "tea" }, { word: "cake" }]);
+    expect((await run("csv.parse", { text: "a|b\n1|2", delimiter: "|" })).output).toEqual([{ a: "1", b: "2" }]);
+    // Written back: chosen columns in their order, another separator, lists of cells.
+    expect(await run("csv.format", { rows: [{ a: 1, b: 2, c: 3 }], columns: ["c", "a"], delimiter: ";" })).toEqual({
+      output: "c;a\r\n3;1",
+    });
+    expect(
+      await run("csv.format", {
+        rows: [
+          ["x", 1],
+          ["y", 2],
+        ],
+      }),
+    ).toEqual({ output: "x,1\r\ny,2" });
+    expect((await failure("csv.format", { rows: [{ a: 1 }], columns: ["a", 2] })).message).toMatch(
+      /columns must be names/,
+    );
   });
 
   it("refuses an unknown node type with a near name", async () => {
