@@ -5,6 +5,7 @@
  */
 import { MEDIA_NODE_TYPES } from "./node-catalog-media.ts";
 import { input, out, req } from "./node-catalog-parts.ts";
+import { TABLE_NODE_TYPES } from "./node-catalog-table.ts";
 import type { HandleType, NodeType } from "./node-types.ts";
 
 const constant = (kind: HandleType, title: string, fallback: unknown): NodeType => ({
@@ -161,34 +162,6 @@ export const CATALOG: readonly NodeType[] = [
   },
 
   {
-    id: "csv.parse",
-    title: "Parse CSV",
-    description:
-      "Parses CSV text (a CSV asset's text, from Load asset) into rows: with header on, one object per line keyed by the names on the first line; off, a list of cells per line. Cells stay text unless typed is on (numbers and true/false read as such, empty cells as null). Empty lines are skipped; a quote left open fails.",
-    inputs: [
-      input("text", "string", "CSV text", req),
-      input("header", "boolean", "The first line names the columns", { default: true }),
-      input("typed", "boolean", "Read numbers and true/false as such, not as text", { default: false }),
-      input("delimiter", "string", "What separates cells; guessed (comma, semicolon, tab, |) when empty", {
-        default: "",
-      }),
-    ],
-    outputs: [out("list", "The rows"), out("list", "The column names (header on; empty otherwise)", "columns")],
-  },
-  {
-    id: "csv.format",
-    title: "Write CSV",
-    description:
-      "Writes rows as CSV text: objects (their keys on the header line) or lists of cells. Keep it as a file with Save asset.",
-    inputs: [
-      input("rows", "list", "The rows: objects, or lists of cells", req),
-      input("columns", "list", "Which columns of objects, in this order; every key when unset"),
-      input("delimiter", "string", "What separates cells", { default: "," }),
-    ],
-    outputs: [out("string", "The CSV text")],
-  },
-
-  {
     id: "list.length",
     title: "List length",
     description: "The number of items in a list.",
@@ -307,5 +280,6 @@ export const CATALOG: readonly NodeType[] = [
     outputs: [out("any", "The function's return value")],
   },
 
+  ...TABLE_NODE_TYPES,
   ...MEDIA_NODE_TYPES,
 ];

@@ -300,7 +300,7 @@ describe("workflow files", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("turns a CSV dropped on the canvas into rows with no code: Load asset, Parse CSV, Run, a table", async () => {
+  it("turns a CSV dropped on the canvas into rows and totals with no code: Load asset, Parse CSV, Column statistics", async () => {
     await using app = await openApp();
     const { page } = app;
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -317,9 +317,19 @@ describe("workflow files", () => {
     await inspector.getByRole("button", { name: "Connect text", exact: true }).click();
     await inspector.getByText("connected from asset_load.output").waitFor();
     await inspector.getByRole("checkbox", { name: "typed" }).check();
-    // Reading an asset and parsing it change nothing: it runs without asking.
+    // A column's total, from the rows.
+    await addNode(page, "total", "table.stats");
+    await select(page, "table_stats");
+    await inspector.getByRole("combobox", { name: "Connect rows from" }).selectOption("csv_parse.output");
+    await inspector.getByRole("button", { name: "Connect rows", exact: true }).click();
+    await inspector.getByRole("textbox", { name: /^column/ }).fill("price");
+    // Reading an asset and working on its rows change nothing: it runs without asking.
     await page.getByRole("button", { name: "Run workflow" }).click();
-    await page.getByRole("status", { name: "Parse CSV: done" }).waitFor();
+    await page.getByRole("status", { name: "Column statistics: done" }).waitFor();
+    const totals = inspector.getByRole("region", { name: "Last run" });
+    await expect.poll(() => totals.textContent()).toContain('"sum": 7.5');
+    expect(await totals.textContent()).toContain('"count": 2');
+    await select(page, "csv_parse");
     // Its rows, as a table, in its Last run (cells as JSON: the text quoted, the numbers typed).
     const table = inspector.getByRole("region", { name: "Last run" }).getByRole("table");
     await expect

@@ -108,6 +108,34 @@ const CASES: Case[] = [
     { rows: [{ a: 1 }, 3] },
     /row 1 is not an object or a list of cells/,
   ],
+  [
+    "table.filter",
+    { rows: [{ n: "3" }, { n: "12" }, { n: "" }], column: "n", operator: ">", value: 5 },
+    [{ n: "12" }],
+    { rows: [{ n: 1 }, [1]], column: "n" },
+    /table\.filter: row 1 is not a record/,
+  ],
+  [
+    "table.sort",
+    { rows: [{ n: "10" }, { n: "9" }, {}, { n: 2 }], column: "n" },
+    [{ n: 2 }, { n: "9" }, { n: "10" }, {}],
+    { rows: [{ n: 1 }], column: "n", descending: "yes" },
+    /expects a boolean/,
+  ],
+  [
+    "table.column",
+    { rows: [{ a: 1 }, { b: 2 }], column: "a" },
+    [1, null],
+    { rows: [{ a: 1 }] },
+    /"column" is required/,
+  ],
+  [
+    "table.stats",
+    { rows: [{ p: "3" }, { p: 4.5 }, { p: "" }, {}], column: "p" },
+    undefined,
+    { rows: [{ p: "3" }, { p: "n/a" }], column: "p" },
+    /table\.stats: row 1's p is "n\/a", not a number\./,
+  ],
   ["list.length", { list: [1, 2, 3] }, 3, { list: "abc" }, /expects a list, got string/],
   [
     "list.join",
@@ -140,6 +168,7 @@ describe("every pure node type, good and bad input", () => {
     const outputs = await run(type, good);
     if (type === "workflow.output") expect(outputs).toEqual({ value: [1] });
     else if (type === "csv.parse") expect(outputs).toEqual({ output, columns: ["name", "n"] });
+    else if (type === "table.stats") expect(outputs).toEqual({ count: 2, sum: 7.5, mean: 3.75, min: 3, max: 4.5 });
     else expect(outputs).toEqual({ output });
     if (why.source === "^$") {
       // A constant.json takes any value; an unset one gives its default, null.
@@ -186,6 +215,66 @@ describe("every pure node type, good and bad input", () => {
     expect((await failure("csv.format", { rows: [{ a: 1 }], columns: ["a", 2] })).message).toMatch(
       /columns must be names/,
     );
+  });
+
+  it("works on rows as a spreadsheet does: numbers as numbers, text as text, empty cells apart", async () => {
+    const rows = [
+      { item: "Tea", price: "3", kind: "drink" },
+      { item: "cake", price: "12", kind: "" },
+      { item: "Coffee", price: "2.5", kind: "drink" },
+      { item: "bun", price: "", kind: "food" },
+    ];
+    const filter = async (column: string, operator: string, value?: unknown) =>
+      (
+        (await run("table.filter", { rows, column, operator, ...(value === undefined ? {} : { value }) })).output as {
+          item: string;
+        }[]
+      ).map((r) => r.item);
+    // Numbers compare by value ("12" > "3"), never as text; an empty cell is no number.
+    expect(await filter("price", ">", "2.9")).toEqual(["Tea", "cake"]);
+    expect(await filter("price", "<=", 3)).toEqual(["Tea", "Coffee"]);
+    expect(await filter("price", "==", "3.0")).toEqual(["Tea"]);
+    expect(await filter("kind", "==", "drink")).toEqual(["Tea", "Coffee"]);
+    expect(await filter("kind", "!=", "drink")).toEqual(["cake", "bun"]);
+    expect(await filter("item", "contains", "CO")).toEqual(["Coffee"]);
+    expect(await filter("kind", "is empty")).toEqual(["cake"]);
+    expect(await filter("price", "is not empty")).toEqual(["Tea", "cake", "Coffee"]);
+    // A column no row has: nothing equals, everything is empty.
+    expect(await filter("colour", "==", "red")).toEqual([]);
+    expect((await failure("table.filter", { rows, column: "price", operator: "~" })).message).toMatch(/must be one of/);
+
+    const sorted = async (column: string, descending = false) =>
+      ((await run("table.sort", { rows, column, descending })).output as { item: string }[]).map((r) => r.item);
+    expect(await sorted("price")).toEqual(["Coffee", "Tea", "cake", "bun"]);
+    expect(await sorted("price", true)).toEqual(["cake", "Tea", "Coffee", "bun"]);
+    // Text alphabetically, case aside, numbers inside by value.
+    expect(await sorted("item")).toEqual(["bun", "cake", "Coffee", "Tea"]);
+    const files = [{ f: "file10" }, { f: "File2" }, { f: "file1" }];
+    expect((await run("table.sort", { rows: files, column: "f" })).output).toEqual([
+      { f: "file1" },
+      { f: "File2" },
+      { f: "file10" },
+    ]);
+
+    expect(await run("table.stats", { rows: [1, 2, "3", null] })).toEqual({
+      count: 3,
+      sum: 6,
+      mean: 2,
+      min: 1,
+      max: 3,
+    });
+    expect(await run("table.stats", { rows: [], column: "" })).toEqual({
+      count: 0,
+      sum: 0,
+      mean: null,
+      min: null,
+      max: null,
+    });
+    const long = Array.from({ length: 200_000 }, (_, i) => i);
+    expect(await run("table.stats", { rows: long })).toMatchObject({ count: 200_000, min: 0, max: 199_999 });
+    expect((await failure("table.stats", { rows: [1, "x"] })).message).toMatch(/item 1 is "x", not a number/);
+    // A row's own keys only: never a prototype's.
+    expect((await run("table.column", { rows: [{}], column: "constructor" })).output).toEqual([null]);
   });
 
   it("refuses an unknown node type with a near name", async () => {

@@ -1,5 +1,4 @@
-/** Executors of the json, csv and list families. */
-import { formatCsv, parseCsv } from "../../packs/csv.ts";
+/** Executors of the json and list families. */
 import { type Executor, NodeError } from "../types.ts";
 import { fillTemplate, getPath, isMissing, parsePath, setPath, textOf } from "../values.ts";
 
@@ -37,48 +36,6 @@ export const jsonExecutors: Record<string, Executor> = {
     const segments = parsePath(path);
     if (segments.length === 0) throw new NodeError("json.set: path is empty; name where to put the value, e.g. a.b.");
     return { output: setPath(inputs.object, segments, inputs.value, path) };
-  },
-
-  // The csv pack's own functions (papaparse), as an action's `csv.parse` and `csv.unparse` run them.
-  "csv.parse": (inputs) => {
-    const delimiter = str(inputs.delimiter);
-    const read = parseCsv.run({
-      text: str(inputs.text),
-      header: inputs.header as boolean,
-      dynamicTyping: inputs.typed as boolean,
-      skipEmptyLines: true,
-      ...(delimiter ? { delimiter } : {}),
-    }) as {
-      data: unknown[];
-      fields: string[] | null;
-      errors: { type: string; message: string; index: number | null }[];
-    };
-    // A short or long line, or a single column (no separator to guess), still reads: only quotes fail.
-    const broken = read.errors.find((e) => e.type === "Quotes");
-    if (broken) {
-      const line =
-        broken.index === null ? "" : ` on line ${str(inputs.text).slice(0, broken.index).split("\n").length}`;
-      throw new NodeError(
-        `csv.parse: ${broken.message}${line}. Close the quote, or double a quote inside a cell ("").`,
-      );
-    }
-    return { output: read.data, columns: read.fields ?? [] };
-  },
-  "csv.format": (inputs) => {
-    const rows = list(inputs.rows);
-    const bad = rows.findIndex((row) => row === null || typeof row !== "object");
-    if (bad >= 0) throw new NodeError(`csv.format: row ${bad} is not an object or a list of cells.`);
-    const columns = inputs.columns === undefined || inputs.columns === null ? undefined : list(inputs.columns);
-    if (columns?.some((c) => typeof c !== "string")) throw new NodeError("csv.format: columns must be names (text).");
-    const text = formatCsv.run({
-      rows,
-      header: true,
-      delimiter: str(inputs.delimiter),
-      ...(columns ? { columns } : {}),
-    }) as string;
-    if (text.length > MAX_TEXT)
-      throw new NodeError("csv.format: the CSV text is larger than 5 MiB.", "result_too_large");
-    return { output: text };
   },
 
   "list.length": (inputs) => ({ output: list(inputs.list).length }),

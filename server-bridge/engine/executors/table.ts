@@ -1,0 +1,153 @@
+/**
+ * Executors of the csv and table families (shared/graph/node-catalog-table.ts): rows are records; a
+ * cell compares and counts as a number when it is one or reads as one, as in a spreadsheet.
+ */
+import { FILTER_OPERATORS } from "../../../shared/graph/node-catalog-table.ts";
+import { formatCsv, parseCsv } from "../../packs/csv.ts";
+import { type Executor, NodeError } from "../types.ts";
+
+const list = (value: unknown) => value as unknown[];
+const str = (value: unknown) => value as string;
+
+/** Largest text csv.format produces: a node's output lands in the job record. */
+const MAX_TEXT = 5 * 1024 * 1024;
+
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+
+/** A cell as a number: a finite number, or text that reads as one; undefined otherwise. */
+export function cellNumber(cell: unknown): number | undefined {
+  if (typeof cell === "number") return Number.isFinite(cell) ? cell : undefined;
+  if (typeof cell !== "string" || !NUMBER_TEXT.test(cell.trim())) return undefined;
+  return Number(cell.trim());
+}
+
+const isEmpty = (cell: unknown) => cell === undefined || cell === null || cell === "";
+
+const cellText = (cell: unknown) => (typeof cell === "string" ? cell : isEmpty(cell) ? "" : JSON.stringify(cell));
+
+/** The rows as records; a row that is not one fails, naming it. */
+function records(node: string, value: unknown): Record<string, unknown>[] {
+  const rows = list(value);
+  const bad = rows.findIndex((row) => row === null || typeof row !== "object" || Array.isArray(row));
+  if (bad >= 0) {
+    throw new NodeError(`${node}: row ${bad} is not a record (an object keyed by column), as Parse CSV gives them.`);
+  }
+  return rows as Record<string, unknown>[];
+}
+
+const cellOf = (row: Record<string, unknown>, column: string) => (Object.hasOwn(row, column) ? row[column] : undefined);
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+
+/** Orders two cells: numbers by value, else text (numbers inside by value, case aside). */
+function compareCells(a: unknown, b: unknown): number {
+  const [x, y] = [cellNumber(a), cellNumber(b)];
+  if (x !== undefined && y !== undefined) return x - y;
+  return collator.compare(cellText(a), cellText(b));
+}
+
+type Operator = (typeof FILTER_OPERATORS)[number];
+
+const TESTS: Record<Operator, (cell: unknown, value: unknown) => boolean> = {
+  "==": (cell, value) => {
+    const [x, y] = [cellNumber(cell), cellNumber(value)];
+    return x !== undefined && y !== undefined ? x === y : cellText(cell) === cellText(value);
+  },
+  "!=": (cell, value) => !TESTS["=="](cell, value),
+  "<": (cell, value) => !isEmpty(cell) && compareCells(cell, value) < 0,
+  "<=": (cell, value) => !isEmpty(cell) && compareCells(cell, value) <= 0,
+  ">": (cell, value) => !isEmpty(cell) && compareCells(cell, value) > 0,
+  ">=": (cell, value) => !isEmpty(cell) && compareCells(cell, value) >= 0,
+  contains: (cell, value) => cellText(cell).toLowerCase().includes(cellText(value).toLowerCase()),
+  "is empty": (cell) => isEmpty(cell),
+  "is not empty": (cell) => !isEmpty(cell),
+};
+
+export const tableExecutors: Record<string, Executor> = {
+  // The csv pack's own functions (papaparse), as an action's `csv.parse` and `csv.unparse` run them.
+  "csv.parse": (inputs) => {
+    const delimiter = str(inputs.delimiter);
+    const read = parseCsv.run({
+      text: str(inputs.text),
+      header: inputs.header as boolean,
+      dynamicTyping: inputs.typed as boolean,
+      skipEmptyLines: true,
+      ...(delimiter ? { delimiter } : {}),
+    }) as {
+      data: unknown[];
+      fields: string[] | null;
+      errors: { type: string; message: string; index: number | null }[];
+    };
+    // A short or long line, or a single column (no separator to guess), still reads: only quotes fail.
+    const broken = read.errors.find((e) => e.type === "Quotes");
+    if (broken) {
+      const line =
+        broken.index === null ? "" : ` on line ${str(inputs.text).slice(0, broken.index).split("\n").length}`;
+      throw new NodeError(
+        `csv.parse: ${broken.message}${line}. Close the quote, or double a quote inside a cell ("").`,
+      );
+    }
+    return { output: read.data, columns: read.fields ?? [] };
+  },
+  "csv.format": (inputs) => {
+    const rows = list(inputs.rows);
+    const bad = rows.findIndex((row) => row === null || typeof row !== "object");
+    if (bad >= 0) throw new NodeError(`csv.format: row ${bad} is not an object or a list of cells.`);
+    const columns = inputs.columns === undefined || inputs.columns === null ? undefined : list(inputs.columns);
+    if (columns?.some((c) => typeof c !== "string")) throw new NodeError("csv.format: columns must be names (text).");
+    const text = formatCsv.run({
+      rows,
+      header: true,
+      delimiter: str(inputs.delimiter),
+      ...(columns ? { columns } : {}),
+    }) as string;
+    if (text.length > MAX_TEXT)
+      throw new NodeError("csv.format: the CSV text is larger than 5 MiB.", "result_too_large");
+    return { output: text };
+  },
+
+  "table.filter": (inputs) => {
+    const test = TESTS[inputs.operator as Operator];
+    if (!test) throw new NodeError(`table.filter: unknown operator; use one of ${FILTER_OPERATORS.join(", ")}.`);
+    const column = str(inputs.column);
+    return { output: records("table.filter", inputs.rows).filter((row) => test(cellOf(row, column), inputs.value)) };
+  },
+  "table.sort": (inputs) => {
+    const column = str(inputs.column);
+    const sign = inputs.descending === true ? -1 : 1;
+    const sorted = [...records("table.sort", inputs.rows)].sort((a, b) => {
+      const [x, y] = [cellOf(a, column), cellOf(b, column)];
+      // Empty cells last, whichever way.
+      if (isEmpty(x) || isEmpty(y)) return Number(isEmpty(x)) - Number(isEmpty(y));
+      return sign * compareCells(x, y);
+    });
+    return { output: sorted };
+  },
+  "table.column": (inputs) => {
+    const column = str(inputs.column);
+    return { output: records("table.column", inputs.rows).map((row) => cellOf(row, column) ?? null) };
+  },
+  "table.stats": (inputs) => {
+    const column = str(inputs.column);
+    const cells =
+      column === "" ? list(inputs.rows) : records("table.stats", inputs.rows).map((row) => cellOf(row, column));
+    const numbers: number[] = [];
+    cells.forEach((cell, index) => {
+      if (isEmpty(cell)) return;
+      const n = cellNumber(cell);
+      const where = column === "" ? `item ${index}` : `row ${index}'s ${column}`;
+      if (n === undefined) throw new NodeError(`table.stats: ${where} is ${JSON.stringify(cell)}, not a number.`);
+      numbers.push(n);
+    });
+    const sum = numbers.reduce((total, n) => total + n, 0);
+    const some = numbers.length > 0;
+    return {
+      count: numbers.length,
+      sum,
+      mean: some ? sum / numbers.length : null,
+      // A loop, not Math.min(...numbers): a long column would overflow the call's arguments.
+      min: some ? numbers.reduce((a, b) => Math.min(a, b)) : null,
+      max: some ? numbers.reduce((a, b) => Math.max(a, b)) : null,
+    };
+  },
+};
