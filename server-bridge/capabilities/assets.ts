@@ -16,6 +16,7 @@ import {
   normaliseContentType,
   RASTER_FORMATS,
   sniffRaster,
+  typeOfFileName,
 } from "../assets/media-types.ts";
 import { AssetStore, assetView, DEFAULT_ASSET_LIMITS, type NewAsset } from "../assets/store.ts";
 import { implement, type ServerRun } from "./define.ts";
@@ -27,10 +28,22 @@ const RASTER_LIST = Object.keys(RASTER_FORMATS).join(", ");
 
 const assetsOf = (run: ServerRun) => new AssetStore(run.services.store, run.services.assets ?? DEFAULT_ASSET_LIMITS);
 
+/** The text type a file name says (`totals.csv`: text/csv), for text saved without a type. */
+function textTypeOfName(name: string): string | undefined {
+  const named = typeOfFileName(name);
+  return named && isTextType(named) ? `${named}; charset=utf-8` : undefined;
+}
+
 /** Content as bytes with the type it claims, before any check of that claim. */
-function contentBytes(content: unknown, claimed: string | undefined): { bytes: Uint8Array; contentType: string } {
+function contentBytes(
+  name: string,
+  content: unknown,
+  claimed: string | undefined,
+): { bytes: Uint8Array; contentType: string } {
   if (typeof content === "string") {
-    const contentType = claimed ? normaliseContentType(claimed, true) : "text/plain; charset=utf-8";
+    const contentType = claimed
+      ? normaliseContentType(claimed, true)
+      : (textTypeOfName(name) ?? "text/plain; charset=utf-8");
     if (isRasterType(contentType)) {
       throw failed(
         `content is text but content_type says ${essenceOf(contentType)}: pass the image as bytes (a Uint8Array), not as a string.`,
@@ -59,7 +72,7 @@ async function prepareAsset(
   claimed: string | undefined,
   maxBytes: number,
 ): Promise<NewAsset> {
-  const { bytes, contentType } = contentBytes(content, claimed);
+  const { bytes, contentType } = contentBytes(name, content, claimed);
   if (bytes.byteLength > maxBytes) {
     throw failed(
       `The content is ${formatBytes(bytes.byteLength)}; one asset may be at most ${formatBytes(maxBytes)}. Save something smaller.`,

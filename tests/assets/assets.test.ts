@@ -169,6 +169,19 @@ describe("assets: save, get, list, delete through capabilities", () => {
     }
   });
 
+  it("types text saved without a type by its name's extension, when that is a text type", async () => {
+    await using server = await startTestServer();
+    const { call } = await openRun(server, "auto");
+    const typeOf = async (name: string, content: string) =>
+      answerValue<AssetOut>(await call(ASSETS, "save", [name, content])).content_type;
+    expect(await typeOf("totals.csv", "a,b\n1,2")).toBe("text/csv; charset=utf-8");
+    expect(await typeOf("README.MD", "# hi")).toBe("text/markdown; charset=utf-8");
+    expect(await typeOf("dot.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>")).toBe("image/svg+xml; charset=utf-8");
+    expect(await typeOf("notes", "plain")).toBe("text/plain; charset=utf-8");
+    // An image's name on text is no reason to call the text an image.
+    expect(await typeOf("fake.png", "not a picture")).toBe("text/plain; charset=utf-8");
+  });
+
   it("enforces the per-asset cap and the per-user quota from configuration", async () => {
     await using server = await startTestServer({ assetMaxBytes: 1000, assetQuotaBytes: 1500 });
     const { call } = await openRun(server, "auto");

@@ -67,7 +67,7 @@ export const saveAsset = defineSpec({
   name: "save_asset",
   method: "save",
   description:
-    'Save a new asset. content is text, a JSON value, or bytes (a Uint8Array). content_type defaults to text/plain for text, application/json for JSON, and for bytes to the image type they hold (else application/octet-stream). Images (image/png, image/jpeg, image/webp, image/gif, image/avif, image/tiff) are decoded and re-encoded; bytes that are not such an image are refused. Returns the asset with an {$asset: "<id>"} reference.',
+    'Save a new asset. content is text, a JSON value, or bytes (a Uint8Array). content_type defaults, for text, to the text type the extension of its name says (report.csv: text/csv; .md, .json, .html, .svg, .xml, .tsv likewise) else text/plain, application/json for JSON, and for bytes to the image type they hold (else application/octet-stream). Images (image/png, image/jpeg, image/webp, image/gif, image/avif, image/tiff) are decoded and re-encoded; bytes that are not such an image are refused. Returns the asset with an {$asset: "<id>"} reference.',
   category: "write",
   positional: ["name", "content", "content_type"],
   input: z.object({
