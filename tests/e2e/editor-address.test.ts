@@ -162,7 +162,12 @@ describe("the open workflow in the address", () => {
     const { page, server } = app;
     const examples = page.getByRole("region", { name: "Start from an example" });
     await examples.getByRole("button", { name: "Greeting" }).waitFor();
-    expect(await examples.getByRole("button").allTextContents()).toEqual(["Greeting", "Word count", "Circle area"]);
+    expect(await examples.getByRole("button").allTextContents()).toEqual([
+      "Greeting",
+      "Word count",
+      "Circle area",
+      "Table totals",
+    ]);
     await examples.getByRole("button", { name: "Greeting" }).click();
     await page.getByText("Greeting · version 1").waitFor();
     await page.getByRole("button", { name: "Run workflow" }).click();

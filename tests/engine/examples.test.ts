@@ -13,6 +13,13 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
   Greeting: { greeting: "Hello, world!" },
   "Word count": { words: 9 },
   "Circle area": { area: Math.PI * 4 },
+  "Table totals": {
+    drinks: [
+      { item: "tea", kind: "drink", price: "3" },
+      { item: "coffee", kind: "drink", price: "2.5" },
+    ],
+    total: 5.5,
+  },
 };
 
 describe("the workflows to start from", () => {

@@ -1,7 +1,8 @@
 /**
  * Workflows to start from, offered on the editor's start page (WorkflowStart.tsx): small, runnable
  * with their inputs' defaults, each showing a kind of node (a run input and a template, with a note
- * saying how to run it; text and lists; arithmetic on an input). Opened as a new workflow of the person's own.
+ * saying how to run it; text and lists; arithmetic on an input; rows of a CSV table). Opened as a new
+ * workflow of the person's own.
  */
 import type { Graph } from "../../../shared/graph/document.ts";
 
@@ -87,6 +88,46 @@ export const WORKFLOW_EXAMPLES: readonly WorkflowExample[] = [
         { id: "result", type: "workflow.output", data: { name: "area" }, position: at(560, 0) },
       ],
       edges: [wire("e1", "radius", "area", "r"), wire("e2", "area", "result", "value")],
+    },
+  },
+  {
+    name: "Table totals",
+    description: "Reads a CSV table, keeps the drinks and totals their price: rows with no code.",
+    graph: {
+      nodes: [
+        {
+          id: "table",
+          type: "constant.string",
+          title: "Table",
+          data: { value: "item,kind,price\ntea,drink,3\ncake,food,4.5\ncoffee,drink,2.5\n" },
+          position: at(0, 0),
+        },
+        { id: "rows", type: "csv.parse", data: {}, position: at(280, 0) },
+        {
+          id: "drinks",
+          type: "table.filter",
+          data: { column: "kind", operator: "==", value: "drink" },
+          position: at(560, 0),
+        },
+        { id: "totals", type: "table.stats", data: { column: "price" }, position: at(840, 0) },
+        { id: "kept", type: "workflow.output", data: { name: "drinks" }, position: at(1120, 0) },
+        { id: "total", type: "workflow.output", data: { name: "total" }, position: at(1120, 160) },
+        {
+          id: "how",
+          type: "canvas.note",
+          data: {
+            text: "Change the table in the Inspector (select Table), or drop a CSV file on the canvas and connect its Load asset to Parse CSV instead.",
+          },
+          position: at(0, 200),
+        },
+      ],
+      edges: [
+        wire("e1", "table", "rows", "text"),
+        wire("e2", "rows", "drinks", "rows"),
+        wire("e3", "drinks", "totals", "rows"),
+        wire("e4", "drinks", "kept", "value"),
+        { id: "e5", source: "totals", sourceHandle: "sum", target: "total", targetHandle: "value" },
+      ],
     },
   },
 ];
