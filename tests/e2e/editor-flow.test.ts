@@ -125,6 +125,55 @@ export default done.applied;`,
     );
     expect(app.problems).toEqual([]);
   });
+  it("takes text where any value goes (JSON where it is JSON), as the run inputs do, and saves it so", async () => {
+    await using app = await openApp();
+    const { page, server } = app;
+    await newWorkflow(page, "Loose");
+    await addNode(page, "stringify", "json.stringify");
+    await select(page, "json_stringify");
+    const field = inspector(page).getByRole("textbox", { name: /^value/ });
+    const note = inspector(page).getByRole("status").filter({ hasText: "Not valid JSON, so it is taken as text." });
+    const saved = async () => {
+      const save = page.getByRole("button", { name: "Save", exact: true });
+      if (await save.isEnabled()) await save.click();
+      const row = (await server.app.store.sql("SELECT graph FROM workflows WHERE name = 'Loose'").get()) as {
+        graph: string;
+      };
+      return JSON.parse(row.graph).nodes[0]?.data.value as unknown;
+    };
+    // A word is the word, with no complaint (it said "Not valid JSON" and kept nothing).
+    await field.fill("drink");
+    expect(await note.count()).toBe(0);
+    expect(await field.getAttribute("aria-invalid")).toBe("false");
+    await expect.poll(saved).toBe("drink");
+    // JSON is JSON; text that looks meant as JSON but is not says so, politely, and goes as text.
+    await field.fill('{"a": 1}');
+    await expect.poll(saved).toEqual({ a: 1 });
+    await field.fill('{"a": ');
+    await note.waitFor();
+    await expect.poll(saved).toBe('{"a": ');
+    await field.fill("5");
+    await expect.poll(saved).toBe(5);
+    await field.fill('"5"');
+    await expect.poll(saved).toBe("5");
+    // Shown again as typed: text that would read as JSON keeps its quotes, other text has none.
+    await focusCanvas(page);
+    await select(page, "json_stringify");
+    expect(await field.inputValue()).toBe('"5"');
+    await field.fill("tea");
+    await focusCanvas(page);
+    await select(page, "json_stringify");
+    expect(await field.inputValue()).toBe("tea");
+    // Where JSON is asked for, JSON it stays: the object of Get by path refuses a bare word.
+    await addNode(page, "get by path", "json.get");
+    await select(page, "json_get");
+    await inspector(page)
+      .getByRole("textbox", { name: /^object/ })
+      .fill("tea");
+    await inspector(page).getByRole("alert").filter({ hasText: "Not valid JSON" }).waitFor();
+    expect(app.problems).toEqual([]);
+  });
+
   it("connects and disconnects from the inspector by keyboard, offering only the outputs that fit", async () => {
     await using app = await openApp();
     const { page } = app;

@@ -9,6 +9,7 @@ import type { Graph } from "../../../shared/graph/document.ts";
 import type { AssetHandleType } from "../../../shared/graph/node-types.ts";
 import { AssetField } from "./AssetField.tsx";
 import { assetFedBy } from "./handles.ts";
+import { readTyped } from "./run-fields.ts";
 import type { UserCalls } from "./user-calls.ts";
 
 export interface RunInput {
@@ -39,11 +40,7 @@ export function inputValues(fields: Record<string, string>, inputs: readonly Run
       values[name] = text;
       continue;
     }
-    try {
-      values[name] = JSON.parse(text);
-    } catch {
-      values[name] = text;
-    }
+    values[name] = readTyped(text);
   }
   return values;
 }

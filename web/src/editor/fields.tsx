@@ -1,12 +1,14 @@
 /**
  * One inspector field per input, chosen from its type in the node-type metadata: text, number,
- * boolean, enum (a select), JSON (validated before it is set), asset (pick or upload). A field sets
+ * boolean, enum (a select), JSON (validated before it is set; where any value goes, text that is not
+ * JSON is the text), asset (pick or upload). A field sets
  * its value on every change (visible on the node at once); the keystrokes of one visit to the field
  * are one undo step. Inside a field, Ctrl+Z is the field's own.
  */
 import { useEffect, useState } from "react";
 import type { InputSpec } from "../../../shared/graph/node-types.ts";
 import { AssetField } from "./AssetField.tsx";
+import { readTyped, typedText } from "./run-fields.ts";
 import type { UserCalls } from "./user-calls.ts";
 
 export interface FieldProps {
@@ -24,8 +26,14 @@ const fieldId = (name: string) => `field-${name}`;
 /** The most lines a text field shows before it scrolls. */
 const TEXT_ROWS_MAX = 12;
 
+/**
+ * A JSON value, checked as it is typed. Where any value goes (`any`), text that is not JSON is taken
+ * as the text itself, as the run inputs take it: `drink` is the text "drink", `"5"` the text "5".
+ */
 function JsonField({ spec, value, onChange, onDone }: FieldProps) {
-  const text = value === undefined ? "" : JSON.stringify(value, null, 1);
+  const loose = spec.type === "any";
+  const text =
+    value === undefined ? "" : loose && typeof value === "string" ? typedText(value) : JSON.stringify(value, null, 1);
   const [draft, setDraft] = useState(text);
   const [problem, setProblem] = useState<string | undefined>();
   // A change from elsewhere (undo, an action) replaces the draft unless it is being edited into it.
@@ -36,14 +44,23 @@ function JsonField({ spec, value, onChange, onDone }: FieldProps) {
         id={fieldId(spec.name)}
         rows={3}
         value={draft}
+        placeholder={loose ? "JSON, or text as it is" : undefined}
         spellCheck={false}
-        aria-invalid={problem !== undefined}
+        aria-invalid={problem !== undefined && !loose}
         aria-describedby={problem ? `${fieldId(spec.name)}-problem` : undefined}
         onChange={(event) => {
           setDraft(event.target.value);
           if (event.target.value.trim() === "") {
             setProblem(undefined);
             onChange(undefined);
+            return;
+          }
+          if (loose) {
+            const read = readTyped(event.target.value);
+            // Text that looks meant as JSON but is not says so: it still goes, as text.
+            const meant = typeof read === "string" && /^\s*[[{"]/.test(read);
+            setProblem(meant ? "Not valid JSON, so it is taken as text." : undefined);
+            onChange(read);
             return;
           }
           try {
@@ -58,7 +75,8 @@ function JsonField({ spec, value, onChange, onDone }: FieldProps) {
         onBlur={onDone}
       />
       {problem ? (
-        <span className="field-problem" id={`${fieldId(spec.name)}-problem`} role="alert">
+        // A loose field's note is no error (it goes as text): said politely, not as an alert at each key.
+        <span className="field-problem" id={`${fieldId(spec.name)}-problem`} role={loose ? "status" : "alert"}>
           {problem}
         </span>
       ) : null}

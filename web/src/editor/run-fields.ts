@@ -75,16 +75,27 @@ export function fieldsOf(inputs: unknown): Fields | undefined {
     }
     if (!plain(value)) return undefined;
     if (typeof value === "string") {
-      let json = true;
-      try {
-        JSON.parse(value);
-      } catch {
-        json = false;
-      }
-      fields[name] = json || value === "" ? JSON.stringify(value) : value;
+      fields[name] = typedText(value);
     } else {
       fields[name] = JSON.stringify(value);
     }
   }
   return fields;
+}
+
+/**
+ * What a person types where any value goes (a run input, an `any` input in the Inspector): JSON when
+ * it reads as JSON (`42`, `true`, `{"a":1}`, `"quoted text"`), else the text itself.
+ */
+export function readTyped(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Text as such a field shows it, so that `readTyped` reads it back as text: quoted only when it would read as JSON, or is empty. */
+export function typedText(value: string): string {
+  return value === "" || readTyped(value) !== value ? JSON.stringify(value) : value;
 }
