@@ -273,6 +273,10 @@ describe("every pure node type, good and bad input", () => {
     const long = Array.from({ length: 200_000 }, (_, i) => i);
     expect(await run("table.stats", { rows: long })).toMatchObject({ count: 200_000, min: 0, max: 199_999 });
     expect((await failure("table.stats", { rows: [1, "x"] })).message).toMatch(/item 1 is "x", not a number/);
+    // Sums as a spreadsheet shows them; a long cell is cut in the message.
+    expect(await run("table.stats", { rows: ["0.1", "0.2"] })).toMatchObject({ sum: 0.3, mean: 0.15 });
+    expect((await failure("table.stats", { rows: ["y".repeat(500)] })).message).toMatch(/item 0 is "y{58}…, not/);
+    expect(await run("csv.format", { rows: [["a", "b"]], delimiter: "" })).toEqual({ output: "a,b" });
     // A row's own keys only: never a prototype's.
     expect((await run("table.column", { rows: [{}], column: "constructor" })).output).toEqual([null]);
   });

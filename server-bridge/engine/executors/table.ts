@@ -21,6 +21,9 @@ export function cellNumber(cell: unknown): number | undefined {
   return Number(cell.trim());
 }
 
+/** A sum as a spreadsheet shows it: 0.1 + 0.2 is 0.3, not 0.30000000000000004 (15 significant digits). */
+const decimal = (n: number) => Number(n.toPrecision(15));
+
 const isEmpty = (cell: unknown) => cell === undefined || cell === null || cell === "";
 
 const cellText = (cell: unknown) => (typeof cell === "string" ? cell : isEmpty(cell) ? "" : JSON.stringify(cell));
@@ -98,7 +101,7 @@ export const tableExecutors: Record<string, Executor> = {
     const text = formatCsv.run({
       rows,
       header: true,
-      delimiter: str(inputs.delimiter),
+      delimiter: str(inputs.delimiter) || ",",
       ...(columns ? { columns } : {}),
     }) as string;
     if (text.length > MAX_TEXT)
@@ -136,15 +139,20 @@ export const tableExecutors: Record<string, Executor> = {
       if (isEmpty(cell)) return;
       const n = cellNumber(cell);
       const where = column === "" ? `item ${index}` : `row ${index}'s ${column}`;
-      if (n === undefined) throw new NodeError(`table.stats: ${where} is ${JSON.stringify(cell)}, not a number.`);
+      if (n === undefined) {
+        const shown = JSON.stringify(cell) ?? String(cell);
+        throw new NodeError(
+          `table.stats: ${where} is ${shown.length > 60 ? `${shown.slice(0, 59)}…` : shown}, not a number.`,
+        );
+      }
       numbers.push(n);
     });
     const sum = numbers.reduce((total, n) => total + n, 0);
     const some = numbers.length > 0;
     return {
       count: numbers.length,
-      sum,
-      mean: some ? sum / numbers.length : null,
+      sum: decimal(sum),
+      mean: some ? decimal(sum / numbers.length) : null,
       // A loop, not Math.min(...numbers): a long column would overflow the call's arguments.
       min: some ? numbers.reduce((a, b) => Math.min(a, b)) : null,
       max: some ? numbers.reduce((a, b) => Math.max(a, b)) : null,
