@@ -142,9 +142,20 @@ describe("the Assets tab", () => {
       .png()
       .toBuffer();
     await store.insert(me.userId, { name: "dot.png", contentType: "image/png", kind: "image", bytes: pic });
+    await store.insert(me.userId, {
+      name: "data.json",
+      contentType: "application/json",
+      kind: "text",
+      bytes: text('{"a":[1,2],"b":"x"}'),
+    });
     await page.getByRole("tab", { name: "Assets" }).click();
     const view = page.getByRole("region", { name: "Assets" });
-    await view.getByText("3 assets.").waitFor();
+    await view.getByText("4 assets.").waitFor();
+    // JSON read whole is indented to be read (a saved value is one long line).
+    await view.getByRole("button", { name: "Show text of data.json" }).click();
+    await expect
+      .poll(() => view.getByRole("region", { name: "Text of data.json" }).textContent())
+      .toBe('{\n  "a": [\n    1,\n    2\n  ],\n  "b": "x"\n}');
     // An image has its thumbnail, not a text to show.
     expect(await view.getByRole("button", { name: "Show text of dot.png" }).count()).toBe(0);
 

@@ -6,6 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { accessibilityProblems } from "./a11y.ts";
 import { openApp } from "./browser.ts";
 import { addNode, connect, focusCanvas, newWorkflow, node, openTab, select } from "./editor.ts";
 import { finished, runAction } from "./panel.ts";
@@ -151,6 +152,7 @@ export default done.applied;`,
     await expect.poll(saved).toEqual({ a: 1 });
     await field.fill('{"a": ');
     await note.waitFor();
+    expect(await accessibilityProblems(page)).toEqual([]);
     await expect.poll(saved).toBe('{"a": ');
     await field.fill("5");
     await expect.poll(saved).toBe(5);

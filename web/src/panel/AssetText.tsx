@@ -2,7 +2,8 @@
  * The text of a text asset (a CSV, a note, JSON), shown in the Assets tab without downloading it, as a
  * file manager's preview does: its beginning (at most `PREVIEW_BYTES`, read as a stream and stopped
  * there, so a large file costs no more), as plain text in a scrolling box, invisible characters made
- * visible; saying so when it was cut, or why it could not be read. Never rendered as HTML.
+ * visible, JSON read whole indented; saying so when it was cut, or why it could not be read. Never
+ * rendered as HTML.
  */
 import { useEffect, useState } from "react";
 import { formatBytes } from "../../../shared/protocol/durations.ts";
@@ -40,17 +41,36 @@ async function readStart(path: string, limit: number): Promise<Read> {
   return { text: new TextDecoder().decode(bytes, { stream: cut }), cut };
 }
 
-export function AssetText({ id, path, name, size }: { id: string; path: string; name: string; size: number }) {
+/** JSON read whole, indented to be read (a saved JSON value is one long line); anything else as it is. */
+function indented(read: Read, json: boolean): Read {
+  if (!json || "problem" in read || read.cut) return read;
+  try {
+    return { ...read, text: JSON.stringify(JSON.parse(read.text), null, 2) };
+  } catch {
+    return read;
+  }
+}
+
+export interface AssetTextProps {
+  id: string;
+  path: string;
+  name: string;
+  size: number;
+  contentType: string;
+}
+
+export function AssetText({ id, path, name, size, contentType }: AssetTextProps) {
   const [read, setRead] = useState<Read | undefined>();
+  const json = /^application\/(.+\+)?json\b/i.test(contentType);
   useEffect(() => {
     let live = true;
     void readStart(path, PREVIEW_BYTES)
       .catch(() => ({ problem: "The page lost the server." }))
-      .then((answer) => live && setRead(answer));
+      .then((answer) => live && setRead(indented(answer, json)));
     return () => {
       live = false;
     };
-  }, [path]);
+  }, [path, json]);
   if (read === undefined) return <p className="status">Reading {name}…</p>;
   if ("problem" in read) {
     return (

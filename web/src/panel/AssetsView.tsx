@@ -112,7 +112,15 @@ function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
           Delete
         </button>
       </span>
-      {showText ? <AssetText id={asset.id} path={asset.url} name={asset.name} size={asset.size} /> : null}
+      {showText ? (
+        <AssetText
+          id={asset.id}
+          path={asset.url}
+          name={asset.name}
+          size={asset.size}
+          contentType={asset.content_type}
+        />
+      ) : null}
     </li>
   );
 }
