@@ -2,13 +2,14 @@
  * The node types of tabular data (node-catalog.ts lists them with the others): CSV text to rows and
  * back, and what people do with rows without code: keep some, order them, take a column, total one.
  * Rows are a list of records (objects keyed by column, as Parse CSV gives them); a cell that is a
- * number, or text that reads as one ("4.5"), compares and counts as that number.
+ * number, or text that reads as one ("4.5"), compares and counts as that number; a column no row has
+ * fails, naming the ones there are.
  */
 import { input, out, req } from "./node-catalog-parts.ts";
 import type { NodeType } from "./node-types.ts";
 
 const rows = input("rows", "list", "The rows: records keyed by column (as Parse CSV gives them)", req);
-const column = input("column", "string", "The column's name", req);
+const column = input("column", "string", "The column's name (as on the header line; a name no row has fails)", req);
 
 export const FILTER_OPERATORS = ["==", "!=", "<", "<=", ">", ">=", "contains", "is empty", "is not empty"] as const;
 

@@ -239,8 +239,19 @@ describe("every pure node type, good and bad input", () => {
     expect(await filter("item", "contains", "CO")).toEqual(["Coffee"]);
     expect(await filter("kind", "is empty")).toEqual(["cake"]);
     expect(await filter("price", "is not empty")).toEqual(["Tea", "cake", "Coffee"]);
-    // A column no row has: nothing equals, everything is empty.
-    expect(await filter("colour", "==", "red")).toEqual([]);
+    // A column no row has (a typo, another case) fails, naming the ones there are, rather than reading
+    // every cell as empty; with no rows there is nothing to check.
+    expect((await failure("table.filter", { rows, column: "Price", operator: "==" })).message).toContain(
+      'table.filter: no row has a column "Price"; did you mean "price"? The columns: item, price, kind.',
+    );
+    for (const type of ["table.sort", "table.column", "table.stats"]) {
+      expect((await failure(type, { rows, column: "colour" })).message).toContain(
+        `${type}: no row has a column "colour". The columns: item, price, kind.`,
+      );
+    }
+    expect((await run("table.filter", { rows: [], column: "colour", operator: "==" })).output).toEqual([]);
+    // A column some rows lack: those rows' cells are empty.
+    expect(await filter("kind", "is empty")).toEqual(["cake"]);
     expect((await failure("table.filter", { rows, column: "price", operator: "~" })).message).toMatch(/must be one of/);
 
     const sorted = async (column: string, descending = false) =>
@@ -278,7 +289,10 @@ describe("every pure node type, good and bad input", () => {
     expect((await failure("table.stats", { rows: ["y".repeat(500)] })).message).toMatch(/item 0 is "y{58}…, not/);
     expect(await run("csv.format", { rows: [["a", "b"]], delimiter: "" })).toEqual({ output: "a,b" });
     // A row's own keys only: never a prototype's.
-    expect((await run("table.column", { rows: [{}], column: "constructor" })).output).toEqual([null]);
+    expect((await failure("table.column", { rows: [{ a: 1 }], column: "constructor" })).message).toMatch(
+      /no row has a column "constructor"/,
+    );
+    expect((await run("table.column", { rows: [{ a: 1 }, {}], column: "a" })).output).toEqual([1, null]);
   });
 
   it("refuses an unknown node type with a near name", async () => {

@@ -38,6 +38,20 @@ function records(node: string, value: unknown): Record<string, unknown>[] {
   return rows as Record<string, unknown>[];
 }
 
+/**
+ * The column, when some row has it: a name no row has (a typo, another case) fails, listing the ones
+ * there are, instead of quietly reading every cell as empty. No rows: nothing to check.
+ */
+function requireColumn(node: string, rows: readonly Record<string, unknown>[], column: string): string {
+  if (rows.length === 0 || rows.some((row) => Object.hasOwn(row, column))) return column;
+  const names = [...new Set(rows.slice(0, 100).flatMap((row) => Object.keys(row)))];
+  const near = names.find((name) => name.toLowerCase() === column.trim().toLowerCase());
+  const listed = names.length > 20 ? `${names.slice(0, 20).join(", ")}, …` : names.join(", ");
+  throw new NodeError(
+    `${node}: no row has a column "${column}"${near ? `; did you mean "${near}"?` : "."} The columns: ${listed}.`,
+  );
+}
+
 const cellOf = (row: Record<string, unknown>, column: string) => (Object.hasOwn(row, column) ? row[column] : undefined);
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
@@ -112,13 +126,15 @@ export const tableExecutors: Record<string, Executor> = {
   "table.filter": (inputs) => {
     const test = TESTS[inputs.operator as Operator];
     if (!test) throw new NodeError(`table.filter: unknown operator; use one of ${FILTER_OPERATORS.join(", ")}.`);
-    const column = str(inputs.column);
-    return { output: records("table.filter", inputs.rows).filter((row) => test(cellOf(row, column), inputs.value)) };
+    const rows = records("table.filter", inputs.rows);
+    const column = requireColumn("table.filter", rows, str(inputs.column));
+    return { output: rows.filter((row) => test(cellOf(row, column), inputs.value)) };
   },
   "table.sort": (inputs) => {
-    const column = str(inputs.column);
+    const rows = records("table.sort", inputs.rows);
+    const column = requireColumn("table.sort", rows, str(inputs.column));
     const sign = inputs.descending === true ? -1 : 1;
-    const sorted = [...records("table.sort", inputs.rows)].sort((a, b) => {
+    const sorted = [...rows].sort((a, b) => {
       const [x, y] = [cellOf(a, column), cellOf(b, column)];
       // Empty cells last, whichever way.
       if (isEmpty(x) || isEmpty(y)) return Number(isEmpty(x)) - Number(isEmpty(y));
@@ -127,13 +143,18 @@ export const tableExecutors: Record<string, Executor> = {
     return { output: sorted };
   },
   "table.column": (inputs) => {
-    const column = str(inputs.column);
-    return { output: records("table.column", inputs.rows).map((row) => cellOf(row, column) ?? null) };
+    const rows = records("table.column", inputs.rows);
+    const column = requireColumn("table.column", rows, str(inputs.column));
+    return { output: rows.map((row) => cellOf(row, column) ?? null) };
   },
   "table.stats": (inputs) => {
     const column = str(inputs.column);
-    const cells =
-      column === "" ? list(inputs.rows) : records("table.stats", inputs.rows).map((row) => cellOf(row, column));
+    let cells = list(inputs.rows);
+    if (column !== "") {
+      const rows = records("table.stats", inputs.rows);
+      requireColumn("table.stats", rows, column);
+      cells = rows.map((row) => cellOf(row, column));
+    }
     const numbers: number[] = [];
     cells.forEach((cell, index) => {
       if (isEmpty(cell)) return;
