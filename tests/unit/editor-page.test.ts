@@ -93,6 +93,16 @@ describe("a run's outcome in words", () => {
     );
     expect(valuesLine({ image: new AssetRef(id), n: 2 }, undefined, nameOf)).toBe("image: red.png, n: 2");
     expect(valuesLine({ images: [new AssetRef(id)] }, undefined, nameOf)).toBe('images: ["red.png"]');
+    // Rows by their count and columns, not as JSON cut short.
+    const rows = [
+      { item: "tea", price: 3 },
+      { item: "cake", price: 4.5 },
+    ];
+    expect(valuesLine({ drinks: rows, total: 7.5 })).toBe("drinks: 2 rows (item, price), total: 7.5");
+    expect(valuesLine({ one: rows.slice(0, 1) })).toBe("one: 1 row (item, price)");
+    expect(valuesLine(rows)).toBe("2 rows (item, price)");
+    expect(valuesLine({ many: Array.from({ length: 1000 }, (_, n) => ({ n })) })).toBe("many: 1000 rows (n)");
+    expect(valuesLine({ list: [{ a: { nested: 1 } }] })).toBe('list: [{"a":{"nested":1}}]');
   });
 
   it("begins a question about a failure with the workflow, the node and the error", () => {

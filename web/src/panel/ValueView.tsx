@@ -39,8 +39,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof AssetRef);
 
 /** Rows for a table: a non-empty array of objects whose values are all scalars or assets. */
-function tableRows(value: unknown): { columns: string[]; rows: Record<string, unknown>[] } | undefined {
-  if (!Array.isArray(value) || value.length === 0 || value.length > 500) return undefined;
+function tableRows(value: unknown, most = 500): { columns: string[]; rows: Record<string, unknown>[] } | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > most) return undefined;
   const columns = new Set<string>();
   for (const row of value) {
     if (!isRecord(row)) return undefined;
@@ -162,14 +162,20 @@ export function ValueView({ value }: { value: unknown }) {
 
 /**
  * A short one-line preview of a value (node outputs on the canvas, job outputs in the list): an asset
- * by its name where `nameOf` knows it (a reference, or text that is an asset's id), else by its id.
+ * by its name where `nameOf` knows it (a reference, or text that is an asset's id), else by its id;
+ * rows (a list of records) by their count and columns.
  */
 export function previewText(value: unknown, max = 80, nameOf?: NameOf): string {
   const named = (id: string) => nameOf?.(id);
   const asset = (v: unknown) =>
     v instanceof AssetRef ? (named(v.id) ?? `asset ${v.id}`) : isAssetId(v) ? named(v) : undefined;
+  const table = tableRows(value, Number.POSITIVE_INFINITY);
   const text =
     asset(value) ??
+    // Rows (a table) in a line: how many, and their columns; the table itself is in the Jobs tab.
+    (table
+      ? `${table.rows.length} ${table.rows.length === 1 ? "row" : "rows"} (${table.columns.join(", ")})`
+      : undefined) ??
     (value instanceof Uint8Array
       ? `${value.length} bytes`
       : (JSON.stringify(value, (_k, v: unknown) => asset(v) ?? (v instanceof Uint8Array ? `${v.length} bytes` : v)) ??
