@@ -7,6 +7,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { accessibilityProblems } from "./a11y.ts";
 import { openApp } from "./browser.ts";
 import { addNode, newWorkflow, node, select, workflowAction } from "./editor.ts";
 
@@ -322,9 +323,18 @@ describe("workflow files", () => {
     await select(page, "table_stats");
     await inspector.getByRole("combobox", { name: "Connect rows from" }).selectOption("csv_parse.output");
     await inspector.getByRole("button", { name: "Connect rows", exact: true }).click();
-    await inspector.getByRole("textbox", { name: /^column/ }).fill("price");
-    // Reading an asset and working on its rows change nothing: it runs without asking.
-    await page.getByRole("button", { name: "Run workflow" }).click();
+    // Reading an asset and working on its rows change nothing: it runs without asking. With no column
+    // named, the totals say which to name.
+    const run = page.getByRole("button", { name: "Run workflow" });
+    await run.click();
+    await inspector.getByText("the rows are records; name the column to total (item, price)").waitFor();
+    // The columns those rows had are offered: one press names it.
+    const choices = inspector.getByRole("group", { name: "Columns in the last run:" });
+    await choices.getByRole("button", { name: "price" }).click();
+    expect(await inspector.getByRole("textbox", { name: /^column/ }).inputValue()).toBe("price");
+    expect(await choices.getByRole("button", { name: "price" }).getAttribute("aria-pressed")).toBe("true");
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await run.click();
     await page.getByRole("status", { name: "Column statistics: done" }).waitFor();
     const totals = inspector.getByRole("region", { name: "Last run" });
     await expect.poll(() => totals.textContent()).toContain('"sum": 7.5');

@@ -284,6 +284,9 @@ describe("every pure node type, good and bad input", () => {
     const long = Array.from({ length: 200_000 }, (_, i) => i);
     expect(await run("table.stats", { rows: long })).toMatchObject({ count: 200_000, min: 0, max: 199_999 });
     expect((await failure("table.stats", { rows: [1, "x"] })).message).toMatch(/item 1 is "x", not a number/);
+    expect((await failure("table.stats", { rows })).message).toContain(
+      "table.stats: the rows are records; name the column to total (item, price, kind).",
+    );
     // Sums as a spreadsheet shows them; a long cell is cut in the message.
     expect(await run("table.stats", { rows: ["0.1", "0.2"] })).toMatchObject({ sum: 0.3, mean: 0.15 });
     expect((await failure("table.stats", { rows: ["y".repeat(500)] })).message).toMatch(/item 0 is "y{58}…, not/);

@@ -150,6 +150,11 @@ export const tableExecutors: Record<string, Executor> = {
   "table.stats": (inputs) => {
     const column = str(inputs.column);
     let cells = list(inputs.rows);
+    const record = cells.find((cell) => cell !== null && typeof cell === "object" && !Array.isArray(cell));
+    if (column === "" && record) {
+      const names = Object.keys(record).slice(0, 20).join(", ");
+      throw new NodeError(`table.stats: the rows are records; name the column to total (${names}).`);
+    }
     if (column !== "") {
       const rows = records("table.stats", inputs.rows);
       requireColumn("table.stats", rows, column);

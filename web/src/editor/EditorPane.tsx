@@ -410,7 +410,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
             graph={graph}
             controller={controller}
             onMessage={problem}
-            run={inspected ? job?.nodes[inspected.id] : undefined}
+            runs={job?.nodes}
           />
         </div>
       ) : !restored ? null : (

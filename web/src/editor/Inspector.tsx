@@ -5,7 +5,8 @@
  * (`InputSource`: connecting without a drag). Every edit is the user's (`ui_update_node_data`,
  * `ui_set_node_title`, `ui_connect_nodes`, `ui_delete_edge`), undoable, and visible on the node at once.
  * Under the fields, `Last run`: how the node did in the canvas's last run, its error or its whole output
- * (the node itself shows a one-line preview).
+ * (the node itself shows a one-line preview). A table node's `column` offers the columns its rows had
+ * in that run.
  */
 import type { Graph, GraphNode } from "../../../shared/graph/document.ts";
 import { findNodeType, type InputSpec, nodeLabel } from "../../../shared/graph/node-types.ts";
@@ -27,8 +28,47 @@ export interface InspectorProps {
   graph: Graph;
   controller: EditorController;
   onMessage(message: string | undefined): void;
-  /** The node's run in the canvas's last job (one this page followed), if it had one. */
-  run?: NodeRun | undefined;
+  /** The node runs of the canvas's last job (one this page followed), by node id. */
+  runs?: Readonly<Record<string, NodeRun>> | undefined;
+}
+
+/**
+ * The columns of the rows a node's `rows` input was given in the canvas's last run (the output of the
+ * node it is connected from, when that was a list of records): what its `column` may name.
+ */
+function columnsFed(graph: Graph, node: GraphNode, runs: InspectorProps["runs"]): string[] {
+  const edge = graph.edges.find((e) => e.target === node.id && e.targetHandle === "rows");
+  const run = edge ? runs?.[edge.source] : undefined;
+  if (!edge || run?.status !== "completed" || !run.outputs || typeof run.outputs !== "object") return [];
+  const rows = (run.outputs as Record<string, unknown>)[edge.sourceHandle];
+  if (!Array.isArray(rows)) return [];
+  const columns = new Set<string>();
+  for (const row of rows.slice(0, 100)) {
+    if (row && typeof row === "object" && !Array.isArray(row)) for (const key of Object.keys(row)) columns.add(key);
+  }
+  return [...columns].slice(0, 50);
+}
+
+/** Buttons that put one of the columns in the field, as a spreadsheet's column picker does. */
+function ColumnChoices({
+  columns,
+  chosen,
+  onChoose,
+}: {
+  columns: string[];
+  chosen: unknown;
+  onChoose(c: string): void;
+}) {
+  return (
+    <fieldset className="column-choices">
+      <legend>Columns in the last run:</legend>
+      {columns.map((column) => (
+        <button key={column} type="button" aria-pressed={chosen === column} onClick={() => onChoose(column)}>
+          {column}
+        </button>
+      ))}
+    </fieldset>
+  );
 }
 
 /** Declared inputs, then the dynamic inputs the node's template or expression names. */
@@ -44,7 +84,7 @@ function fieldsOf(node: GraphNode, graph: Graph): InputSpec[] {
   return declared;
 }
 
-export function Inspector({ node, selected, graph, controller, onMessage, run }: InspectorProps) {
+export function Inspector({ node, selected, graph, controller, onMessage, runs }: InspectorProps) {
   if (!node) {
     const workflow = controller.store.getSnapshot().workflow;
     return (
@@ -67,6 +107,8 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
     );
   }
   const meta = findNodeType(node.type);
+  const run = runs?.[node.id];
+  const columns = meta?.inputs.some((i) => i.name === "column") ? columnsFed(graph, node, runs) : [];
   const group = (what: string) => `inspect:${node.id}:${what}`;
   const set = (name: string, value: unknown, spec: InputSpec) => {
     // Back to the default: the input's default value (an unset optional input has none: null).
@@ -131,6 +173,16 @@ export function Inspector({ node, selected, graph, controller, onMessage, run }:
               onDone={() => controller.endEdit()}
               calls={controller.calls}
             />
+            {spec.name === "column" && columns.length > 0 ? (
+              <ColumnChoices
+                columns={columns}
+                chosen={node.data.column}
+                onChoose={(column) => {
+                  set("column", column, spec);
+                  controller.endEdit();
+                }}
+              />
+            ) : null}
             {source}
           </div>
         );
