@@ -456,7 +456,7 @@ export default "deleted";`,
     // The node names what it made by the new asset's file name.
     await expect
       .poll(() => node(page, "image_grayscale").locator(".wf-preview").textContent())
-      .toContain(`"output":"red-gray.png"`);
+      .toContain("→ output: red-gray.png, metadata: ");
     // The image it made shows on the node, a new asset (gray), not the red one it read.
     const thumb = node(page, "image_grayscale").getByRole("img", { name: "Grayscale image: output image" });
     await expect.poll(() => thumb.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(4);

@@ -11,7 +11,7 @@ import { AssetRef } from "../../../shared/protocol/values.ts";
 import { useAssetNames } from "../asset-names.ts";
 import type { NodeRun } from "../jobs/jobs-store.ts";
 import { PageImage } from "../PageImage.tsx";
-import { previewText } from "../panel/ValueView.tsx";
+import { previewText, valuesLine } from "../panel/ValueView.tsx";
 import { inputHandles, outputHandles } from "./handles.ts";
 import { NoteNode } from "./NoteNode.tsx";
 
@@ -61,12 +61,15 @@ function outputAsset(run: NodeRun | undefined): AssetRef | undefined {
   return Object.values(outputs).find((value): value is AssetRef => value instanceof AssetRef);
 }
 
-/** A finished node's outputs in one line (an asset by its name, once read), the whole JSON on hover. */
+/**
+ * A finished node's outputs in one line (its one output's value, or each output by name; an asset by
+ * its name, once read; rows by their count), the whole JSON on hover.
+ */
 function OutputPreview({ outputs }: { outputs: unknown }) {
   const nameOf = useAssetNames(outputs);
-  const named = outputs && typeof outputs === "object" && !Array.isArray(outputs) && !(outputs instanceof AssetRef);
-  const entries = named && !(outputs instanceof Uint8Array) ? Object.entries(outputs) : [];
-  const preview = entries.length === 1 ? previewText(entries[0]?.[1], 40, nameOf) : previewText(outputs, 40, nameOf);
+  const record = outputs !== null && typeof outputs === "object" && !Array.isArray(outputs);
+  const entries = record && !(outputs instanceof AssetRef) ? Object.entries(outputs) : [];
+  const preview = entries.length === 1 ? previewText(entries[0]?.[1], 40, nameOf) : valuesLine(outputs, "", nameOf);
   return (
     <div className="wf-preview" title={JSON.stringify(outputs) ?? ""}>
       → {preview}

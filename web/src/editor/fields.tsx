@@ -1,9 +1,9 @@
 /**
  * One inspector field per input, chosen from its type in the node-type metadata: text, number,
  * boolean, enum (a select), JSON (validated before it is set; where any value goes, text that is not
- * JSON is the text), asset (pick or upload). A field sets
- * its value on every change (visible on the node at once); the keystrokes of one visit to the field
- * are one undo step. Inside a field, Ctrl+Z is the field's own.
+ * JSON is the text), asset (pick or upload). A field sets its value on every change (visible on the
+ * node at once); the keystrokes of one visit to the field are one undo step. Inside a field, Ctrl+Z
+ * is the field's own.
  */
 import { useEffect, useState } from "react";
 import type { InputSpec } from "../../../shared/graph/node-types.ts";
