@@ -4,6 +4,7 @@
  * through a real server in capabilities.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { cellNumber } from "../../server-bridge/engine/executors/table.ts";
 import { runNode } from "../../server-bridge/engine/run-node.ts";
 import { NODE_TYPES } from "../../shared/graph/node-types.ts";
 import { CodedError } from "../../shared/protocol/errors.ts";
@@ -287,6 +288,19 @@ describe("every pure node type, good and bad input", () => {
     expect((await failure("table.stats", { rows })).message).toContain(
       "table.stats: the rows are records; name the column to total (item, price, kind).",
     );
+    // A long run of digits that is no number is none (the pattern cannot backtrack, and a cell past 400
+    // characters is not tried), nor is one too large for a number.
+    expect((await failure("table.stats", { rows: [`${"1".repeat(300)}x`] })).message).toMatch(
+      /item 0 is "1{50,}…, not a number/,
+    );
+    expect([`${"9".repeat(399)}`, `${"1".repeat(500)}`, "1e5", " -.5 ", "1.", "."].map(cellNumber)).toEqual([
+      undefined,
+      undefined,
+      100_000,
+      -0.5,
+      1,
+      undefined,
+    ]);
     // Sums as a spreadsheet shows them; a long cell is cut in the message.
     expect(await run("table.stats", { rows: ["0.1", "0.2"] })).toMatchObject({ sum: 0.3, mean: 0.15 });
     expect((await failure("table.stats", { rows: ["y".repeat(500)] })).message).toMatch(/item 0 is "y{58}…, not/);

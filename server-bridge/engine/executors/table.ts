@@ -12,13 +12,18 @@ const str = (value: unknown) => value as string;
 /** Largest text csv.format produces: a node's output lands in the job record. */
 const MAX_TEXT = 5 * 1024 * 1024;
 
-const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+// Each part can match in one way only (no `\d+\.?\d*`, whose two runs of digits split a long cell in
+// quadratically many ways before failing): a hostile cell cannot hold the server up.
+const NUMBER_TEXT = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /** A cell as a number: a finite number, or text that reads as one; undefined otherwise. */
 export function cellNumber(cell: unknown): number | undefined {
   if (typeof cell === "number") return Number.isFinite(cell) ? cell : undefined;
-  if (typeof cell !== "string" || !NUMBER_TEXT.test(cell.trim())) return undefined;
-  return Number(cell.trim());
+  if (typeof cell !== "string" || cell.length > 400) return undefined;
+  const text = cell.trim();
+  if (!NUMBER_TEXT.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /** A sum as a spreadsheet shows it: 0.1 + 0.2 is 0.3, not 0.30000000000000004 (15 significant digits). */
