@@ -146,21 +146,23 @@ describe("the page's WebSocket", () => {
     const slow = await pageSocket(server);
     await using other = socketClient(server, { cookie: await server.login() });
     expect(server.sockets.count()).toBe(1);
-    // The reader stops reading; the catalog (tens of kilobytes) is asked for again and again, until the
-    // server gives up on it: however much the kernel's buffers take first (loopback's grow to megabytes,
-    // so a fixed number of asks passed the limit on one run and not on another), the socket's own unsent
-    // data passes the limit in the end. Bounded, so a server that never gives up fails the test.
+    // The reader stops reading; the catalog (tens of kilobytes) is asked for 400 times at once, and
+    // again while the server has not given up on the reader: loopback's buffers grow to megabytes (once
+    // they took a whole round), but the socket's own unsent data passes the limit in the end. Bounded
+    // (rounds, and a wait for each), so a server that never gives up fails the test.
     (slow as unknown as { _socket: { pause(): void } })._socket.pause();
     slow.on("error", () => {});
     let id = 0;
-    while (server.sockets.count() > 0 && id < 20_000) {
-      const asks = Array.from({ length: 50 }, () => ({
+    for (let round = 0; round < 4 && server.sockets.count() > 0; round++) {
+      const asks = Array.from({ length: 400 }, () => ({
         id: ++id,
         method: "query",
         params: { path: "catalog.get", input: { sessionId } },
       }));
-      slow.send(JSON.stringify(asks));
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      for (let i = 0; i < asks.length; i += 50) slow.send(JSON.stringify(asks.slice(i, i + 50)));
+      for (let waited = 0; server.sockets.count() > 0 && waited < 100; waited++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
     expect(server.sockets.count()).toBe(0);
     // Everyone else is served as before.
