@@ -51,17 +51,19 @@ function indented(read: Read, json: boolean): Read {
   }
 }
 
-export interface AssetTextProps {
+/** The asset as the Assets tab lists it (`assets.list`'s metadata): what the preview needs of it. */
+export interface TextAsset {
   id: string;
-  path: string;
+  url: string;
   name: string;
   size: number;
-  contentType: string;
+  content_type: string;
 }
 
-export function AssetText({ id, path, name, size, contentType }: AssetTextProps) {
+export function AssetText({ asset }: { asset: TextAsset }) {
+  const { id, url: path, name, size } = asset;
   const [read, setRead] = useState<Read | undefined>();
-  const json = /^application\/(.+\+)?json\b/i.test(contentType);
+  const json = /^application\/(.+\+)?json\b/i.test(asset.content_type);
   useEffect(() => {
     let live = true;
     void readStart(path, PREVIEW_BYTES)

@@ -112,15 +112,7 @@ function AssetRow({ asset, ask, onAdd, onDelete }: AssetRowProps) {
           Delete
         </button>
       </span>
-      {showText ? (
-        <AssetText
-          id={asset.id}
-          path={asset.url}
-          name={asset.name}
-          size={asset.size}
-          contentType={asset.content_type}
-        />
-      ) : null}
+      {showText ? <AssetText asset={asset} /> : null}
     </li>
   );
 }
