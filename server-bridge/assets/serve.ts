@@ -8,6 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ASSET_ID } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
 import { API_CALLERS, identify } from "../http/guard.ts";
 import { BASE_HEADERS, refuse, sendError } from "../http/respond.ts";
@@ -15,7 +16,7 @@ import { isRasterType } from "./media-types.ts";
 import { AssetStore, missingFileMessage } from "./store.ts";
 
 // Asset ids only (`ast_` + 32 hex): the built page's own files live under /assets/ too.
-const ASSET_PATH = /^\/assets\/(ast_[0-9a-f]{32})$/;
+const ASSET_PATH = new RegExp(`^/assets/(${ASSET_ID.source.slice(1, -1)})$`);
 
 export const ASSET_CSP = "sandbox; default-src 'none'";
 

@@ -31,6 +31,9 @@ export const ASSET_KEY = "$asset";
 /** Bounds the walk so a hostile value (deep nesting) cannot exhaust the host's stack. */
 export const MAX_DEPTH = 256;
 
+/** An asset's id as the server makes them (`newId("ast")`: `ast_` and 32 hex digits). */
+export const ASSET_ID = /^ast_[0-9a-f]{32}$/;
+
 /** A reference to a stored asset, by id. Frozen; compared by id. */
 export class AssetRef {
   readonly id: string;

@@ -7,13 +7,11 @@
  * stays true.
  */
 import { useEffect, useSyncExternalStore } from "react";
-import { AssetRef } from "../../shared/protocol/values.ts";
+import { ASSET_ID, AssetRef } from "../../shared/protocol/values.ts";
 import { ExternalStore } from "./external-store.ts";
 import { pageFetch } from "./page-fetch.ts";
 
-/** An asset's id as the server makes them (a run input that picks an asset holds one as text). */
-const ASSET_ID = /^ast_[0-9a-f]{32}$/;
-
+/** Text that is an asset's id (a run input that picks an asset holds one as text). */
 export const isAssetId = (value: unknown): value is string => typeof value === "string" && ASSET_ID.test(value);
 
 /** The file name in a `Content-Disposition` header: the exact `filename*` when there is one. */
