@@ -1,6 +1,7 @@
 /** What the HTTP layer and the tRPC procedures share: the store and the live registries over it. */
 
 import type { AgentServices } from "./agent/services.ts";
+import type { AssetStore } from "./assets/store.ts";
 import type { Logins } from "./auth/logins.ts";
 import type { Credentials } from "./auth/tokens.ts";
 import type { Widgets } from "./auth/widgets.ts";
@@ -41,6 +42,8 @@ export interface AppServices {
    */
   sandbox: SandboxPool;
   audit: AuditLog;
+  /** Asset rows in the store, their bytes on disk or in a bucket (ASSET_S3_BUCKET), the size caps. */
+  assets: AssetStore;
   /** The agent: stored threads, model turns over the configured providers, the model list. */
   agent: AgentServices;
   log(level: "info" | "warn" | "error", message: string, detail?: unknown): void;

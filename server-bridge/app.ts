@@ -9,9 +9,10 @@ import { createProviders } from "./agent/providers/index.ts";
 import { createAgentServices } from "./agent/services.ts";
 import { type AgentHost, agentHost } from "./agent/subtask.ts";
 import type { AppServices } from "./app-services.ts";
+import { blobsFor } from "./assets/blobs.ts";
 import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
-import { assetLimits } from "./assets/store.ts";
+import { AssetStore, assetLimits } from "./assets/store.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import { Widgets } from "./auth/widgets.ts";
@@ -72,6 +73,7 @@ export async function createServices(
   const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, relay, owner, config.leaseMs, config.approvalPollMs);
   const audit = new AuditLog(store, (err) => log("error", "audit write failed", err));
+  const assets = new AssetStore(store, blobsFor(config, store.dataDir), assetLimits(config));
   const sandbox = new SandboxPool({ workers: config.sandboxWorkers, userMax: config.sandboxUserMax });
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
   // implementations: the host is a late-bound view of `runs`, read only once a job starts.
@@ -90,7 +92,7 @@ export async function createServices(
     (capability, err) => log("error", `capability ${capability} threw`, err),
     {
       jobs,
-      assets: assetLimits(config),
+      assets,
       web: webPolicy(config),
       events: bus,
       // Bound below, once the services it works over exist; read when a run starts.
@@ -127,6 +129,7 @@ export async function createServices(
     jobs,
     sandbox,
     audit,
+    assets,
     log,
   };
   // The agent reads assets through the services (view_image), so it is bound to them once they exist.

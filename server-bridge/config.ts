@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { MODES, type Mode } from "../shared/capabilities/types.ts";
 import { DEFAULT_IMAGE_CONCURRENCY } from "./assets/image-work.ts";
+import type { S3BlobConfig } from "./assets/s3-blobs.ts";
 import { defaultWorkers } from "./sandbox/pool.ts";
 
 export interface ServerConfig {
@@ -38,6 +39,8 @@ export interface ServerConfig {
   assetMaxBytes: number;
   /** Total asset bytes one user may keep. */
   assetQuotaBytes: number;
+  /** Asset bytes in an S3-compatible bucket (`ASSET_S3_BUCKET`, ...) instead of files under `dataDir`. */
+  assetS3?: S3BlobConfig | undefined;
   /** Image decodes and encodes that run at once in this process (the rest wait their turn). */
   imageConcurrency: number;
   /** Let `http_request` reach loopback, private, link-local and metadata addresses (all hosts). */
@@ -158,6 +161,7 @@ export function configFromEnv(
     webDir: resolve(env.WEB_DIR ?? "dist/web"),
     assetMaxBytes: int(env.ASSET_MAX_BYTES, 25 * 1024 * 1024, "ASSET_MAX_BYTES"),
     assetQuotaBytes: int(env.ASSET_QUOTA_BYTES, 1024 * 1024 * 1024, "ASSET_QUOTA_BYTES"),
+    assetS3: assetBucket(env),
     imageConcurrency: int(env.IMAGE_CONCURRENCY, DEFAULT_IMAGE_CONCURRENCY, "IMAGE_CONCURRENCY"),
     httpAllowPrivate: bool(env.HTTP_ALLOW_PRIVATE, "HTTP_ALLOW_PRIVATE"),
     httpAllowHosts: list(env.HTTP_ALLOW_HOSTS),
@@ -190,6 +194,43 @@ export function configFromEnv(
   if (config.imageConcurrency < 1) throw new Error("IMAGE_CONCURRENCY must be at least 1");
   if (config.maxConnectionsPerClient < 1) throw new Error("MAX_CONNECTIONS_PER_CLIENT must be at least 1");
   return config;
+}
+
+/**
+ * `ASSET_S3_BUCKET` (and the optional `ASSET_S3_PREFIX`, `ASSET_S3_REGION`, `ASSET_S3_ENDPOINT`,
+ * `ASSET_S3_ACCESS_KEY_ID` with `ASSET_S3_SECRET_ACCESS_KEY`): asset bytes in a bucket. Without keys of
+ * its own the client takes the AWS SDK's usual ones (AWS_ACCESS_KEY_ID, a profile, an instance role).
+ */
+function assetBucket(env: NodeJS.ProcessEnv): S3BlobConfig | undefined {
+  const bucket = env.ASSET_S3_BUCKET;
+  const others = Object.keys(env).filter((name) => name.startsWith("ASSET_S3_") && env[name]);
+  if (!bucket) {
+    if (others.length > 0) throw new Error(`${others.join(", ")} set without ASSET_S3_BUCKET: name the bucket too.`);
+    return undefined;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new Error(`ASSET_S3_BUCKET must be a bucket name (3 to 63 of a-z, 0-9, "." and "-"), got "${bucket}"`);
+  }
+  const prefix = env.ASSET_S3_PREFIX ?? "";
+  if (prefix.startsWith("/") || prefix.includes("//")) {
+    throw new Error(`ASSET_S3_PREFIX is the start of each object's name (such as "assets/"), got "${prefix}"`);
+  }
+  const endpoint = env.ASSET_S3_ENDPOINT || undefined;
+  if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) {
+    throw new Error(`ASSET_S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+  }
+  const accessKeyId = env.ASSET_S3_ACCESS_KEY_ID || undefined;
+  const secretAccessKey = env.ASSET_S3_SECRET_ACCESS_KEY || undefined;
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new Error("Set both ASSET_S3_ACCESS_KEY_ID and ASSET_S3_SECRET_ACCESS_KEY, or neither (the AWS SDK's own).");
+  }
+  return {
+    bucket,
+    prefix,
+    region: env.ASSET_S3_REGION || env.AWS_REGION || "us-east-1",
+    endpoint,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+  };
 }
 
 /** Only Postgres URLs: anything else set in DATABASE_URL is a mistake to report, not to ignore. */

@@ -9,6 +9,7 @@
  */
 import { createServices, startApp } from "./app.ts";
 import type { AppServices } from "./app-services.ts";
+import { checkBlobs } from "./assets/blobs.ts";
 import { TOKEN_USAGE, tokenCommand, USER_USAGE, userCommand } from "./cli/accounts.ts";
 import { ACTION_HELP, actionCommand, terminalApprover } from "./cli/action.ts";
 import { AGENT_HELP, agentCommand } from "./cli/agent.ts";
@@ -62,9 +63,14 @@ async function main(argv: string[]): Promise<number> {
       const handle = await startApp(config);
       const models = handle.app.agent.models;
       process.stdout.write(
-        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  store: ${storeLabel(config.dataDir, config.databaseUrl)}\n  agent: ${models.where()}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
+        `nodetool sandbox serving on ${handle.url}\n  data: ${config.dataDir}\n  store: ${storeLabel(config.dataDir, config.databaseUrl)}\n  assets: ${handle.app.assets.blobs.where}\n  agent: ${models.where()}\n  open: ${handle.url}/?token=${handle.app.credentials.adminToken}\n`,
       );
-      // Whether the providers answer, once known; the server is already serving meanwhile.
+      // Whether the bucket and the providers answer, once known; the server is already serving meanwhile.
+      if (config.assetS3) {
+        void checkBlobs(handle.app.assets.blobs).then(({ ok, text }) =>
+          (ok ? process.stdout : process.stderr).write(`  assets: ${text}\n`),
+        );
+      }
       if (models.configured()) {
         void models.report().then(({ ok, text }) => (ok ? process.stdout : process.stderr).write(`  agent: ${text}\n`));
       }

@@ -1,20 +1,21 @@
 /**
- * Asset storage: metadata rows in SQLite (per user), bytes in content-addressed files under
- * $DATA_DIR/assets/<first two hex>/<sha256>. Identical content is stored once however many rows name
- * it; the file goes with the last row. The file is moved into place and the row inserted in one
- * IMMEDIATE transaction, and a delete checks for other rows in one too, so several processes sharing
- * the directory never leave a row without its file. Sizes and the per-user quota are enforced here.
+ * Asset storage: metadata rows in the store (per user), bytes content-addressed in a blob storage
+ * (assets/blobs.ts: files under $DATA_DIR/assets, or an S3-compatible bucket). Identical content is
+ * stored once however many rows name it; the blob goes with the last row. The bytes are written before
+ * the row's transaction and checked again inside it, and a delete checks for other rows in its own
+ * (the store's transactions are serialised, on SQLite and Postgres alike), so several processes sharing
+ * the storage never leave a row without its bytes. Sizes and the per-user quota are enforced here.
  */
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { newId } from "../../shared/gate/approvals.ts";
 import { formatBytes } from "../../shared/protocol/durations.ts";
 import { AssetRef } from "../../shared/protocol/values.ts";
 import { failed, notFound } from "../capabilities/errors.ts";
 import type { ServerConfig } from "../config.ts";
 import type { Store } from "../store/db.ts";
+import type { Blobs } from "./blobs.ts";
 
 export interface AssetLimits {
   /** Largest single asset, in bytes. */
@@ -69,18 +70,11 @@ export function assetView(row: AssetRow) {
 }
 
 export class AssetStore {
-  readonly #root: string;
-
   constructor(
     private readonly store: Store,
-    private readonly limits: AssetLimits = DEFAULT_ASSET_LIMITS,
-  ) {
-    this.#root = join(store.dataDir, "assets");
-  }
-
-  #path(sha256: string): string {
-    return join(this.#root, sha256.slice(0, 2), sha256);
-  }
+    readonly blobs: Blobs,
+    readonly limits: AssetLimits = DEFAULT_ASSET_LIMITS,
+  ) {}
 
   async insert(userId: string, asset: NewAsset): Promise<AssetRow> {
     const size = asset.bytes.byteLength;
@@ -90,17 +84,6 @@ export class AssetStore {
       );
     }
     const sha256 = createHash("sha256").update(asset.bytes).digest("hex");
-    const final = this.#path(sha256);
-    const tmpDir = join(this.#root, "tmp");
-    const tmp = join(tmpDir, newId("part"));
-    try {
-      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-      mkdirSync(join(this.#root, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
-      writeFileSync(tmp, asset.bytes, { mode: 0o600 });
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      throw storageFailed("could not write the asset's content", err);
-    }
     const row: AssetRow = {
       id: newId("ast"),
       user_id: userId,
@@ -113,25 +96,19 @@ export class AssetStore {
       height: asset.height ?? null,
       created_at: Date.now(),
     };
+    const keep = () =>
+      storing("write the asset's content", async () => {
+        if (!(await this.blobs.has(sha256))) await this.blobs.put(sha256, asset.bytes);
+      });
+    // Checked before the bytes travel (a save that cannot fit uploads nothing), and again below.
+    await this.#withinQuota(userId, size);
+    await keep();
     try {
       return await this.store.tx(async () => {
-        const used = (
-          (await this.store.sql("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId)) as {
-            n: number;
-          }
-        ).n;
-        if (used + size > this.limits.quotaBytes) {
-          throw failed(
-            `Saving this asset (${formatBytes(size)}) would pass the ${formatBytes(this.limits.quotaBytes)} the user may keep (${formatBytes(used)} in use). Delete assets you no longer need first.`,
-          );
-        }
-        // Same content: the file already holds these very bytes, so only the row is new.
-        try {
-          if (existsSync(final)) unlinkSync(tmp);
-          else renameSync(tmp, final);
-        } catch (err) {
-          throw storageFailed("could not write the asset's content", err);
-        }
+        await this.#withinQuota(userId, size);
+        // A delete of the last row naming these bytes may have removed them since: checked (and
+        // written again) inside the transaction, where no delete can come in between.
+        await keep();
         await this.store
           .sql(
             `INSERT INTO assets (id, user_id, name, content_type, kind, size, sha256, width, height, created_at)
@@ -140,9 +117,30 @@ export class AssetStore {
           .run(row);
         return row;
       });
-    } finally {
-      rmSync(tmp, { force: true });
+    } catch (err) {
+      // Bytes written for a row that was not kept go too, unless another row names them.
+      await this.store.tx(() => this.#dropUnnamed(sha256)).catch(() => undefined);
+      throw err;
     }
+  }
+
+  async #withinQuota(userId: string, size: number): Promise<void> {
+    const used = (
+      (await this.store.sql("SELECT coalesce(sum(size), 0) AS n FROM assets WHERE user_id = ?").get(userId)) as {
+        n: number;
+      }
+    ).n;
+    if (used + size > this.limits.quotaBytes) {
+      throw failed(
+        `Saving this asset (${formatBytes(size)}) would pass the ${formatBytes(this.limits.quotaBytes)} the user may keep (${formatBytes(used)} in use). Delete assets you no longer need first.`,
+      );
+    }
+  }
+
+  /** Removes a blob no row names any more; inside a transaction, so no insert comes in between. */
+  async #dropUnnamed(sha256: string): Promise<void> {
+    const named = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(sha256);
+    if (!named) await storing("remove the asset's content", () => this.blobs.remove(sha256));
   }
 
   async find(userId: string, id: string): Promise<AssetRow | undefined> {
@@ -157,20 +155,20 @@ export class AssetStore {
     return row;
   }
 
-  /** The file behind a row (for streaming); undefined when it has gone missing from disk. */
-  fileOf(row: AssetRow): string | undefined {
-    const path = this.#path(row.sha256);
-    return existsSync(path) ? path : undefined;
+  /** Whether the bytes behind a row are in the storage. */
+  async has(row: AssetRow): Promise<boolean> {
+    return storing(`read the content of asset ${row.id}`, () => this.blobs.has(row.sha256));
   }
 
-  read(row: AssetRow): Uint8Array {
-    const path = this.fileOf(row);
-    if (!path) throw failed(missingFileMessage(row));
-    try {
-      return new Uint8Array(readFileSync(path));
-    } catch (err) {
-      throw storageFailed(`could not read the content of asset ${row.id}`, err);
-    }
+  /** The bytes behind a row, as a stream (for serving); undefined when they are not in the storage. */
+  async open(row: AssetRow): Promise<Readable | undefined> {
+    return storing(`read the content of asset ${row.id}`, () => this.blobs.open(row.sha256));
+  }
+
+  async read(row: AssetRow): Promise<Uint8Array> {
+    const bytes = await storing(`read the content of asset ${row.id}`, () => this.blobs.read(row.sha256));
+    if (!bytes) throw failed(this.blobs.missing(row.id));
+    return bytes;
   }
 
   async list(userId: string, filter: { limit: number; offset: number; content_type?: string; query?: string }) {
@@ -190,28 +188,24 @@ export class AssetStore {
     await this.store.tx(async () => {
       const row = await this.require(userId, id);
       await this.store.sql("DELETE FROM assets WHERE id = ?").run(id);
-      const others = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(row.sha256);
-      if (!others) rmSync(this.#path(row.sha256), { force: true });
+      await this.#dropUnnamed(row.sha256);
     });
   }
 }
 
 /**
- * The row is in the store but its file is not under this server's `$DATA_DIR/assets`: most often a
- * second server on the same Postgres with a `DATA_DIR` of its own (asset files are not in the database).
+ * A failure of the blob storage (a disk, a bucket) as a coded refusal: the message says what failed and
+ * what to do, never the host error (it names paths, errno text, a bucket's answer). That stays on
+ * `cause`, for server logs.
  */
-export function missingFileMessage(row: Pick<AssetRow, "id">): string {
-  return `Asset ${row.id} exists, but its file is not in this server's data directory (DATA_DIR). Servers that share a Postgres must share DATA_DIR for asset files; open it on the server that saved it, or save it again.`;
-}
-
-/**
- * A disk failure under the asset store, as a coded refusal: the message says what failed and what to
- * do, never the host error (it names paths and errno text). That stays on `cause`, for server logs.
- */
-function storageFailed(what: string, err: unknown): Error {
-  const coded = failed(
-    `The server ${what}: its asset storage is unavailable or full. Try again later; if it keeps failing, the server's operator should check its disk.`,
-  );
-  coded.cause = err;
-  return coded;
+async function storing<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const coded = failed(
+      `The server could not ${what}: its asset storage is unavailable or full. Try again later; if it keeps failing, the server's operator should check its disk or bucket.`,
+    );
+    coded.cause = err;
+    throw coded;
+  }
 }

@@ -4,8 +4,10 @@
  * another image type is refused, and everything else is kept as given and only ever served as an
  * attachment (see assets/serve.ts).
  */
+import { join } from "node:path";
 import { deleteAsset, getAsset, listAssets, saveAsset } from "../../shared/capabilities/specs/assets.specs.ts";
 import { formatBytes } from "../../shared/protocol/durations.ts";
+import { DiskBlobs } from "../assets/blobs.ts";
 import { reencode } from "../assets/images.ts";
 import {
   claimsImage,
@@ -18,7 +20,7 @@ import {
   sniffRaster,
   typeOfFileName,
 } from "../assets/media-types.ts";
-import { AssetStore, assetView, DEFAULT_ASSET_LIMITS, type NewAsset } from "../assets/store.ts";
+import { AssetStore, assetView, type NewAsset } from "../assets/store.ts";
 import { implement, type ServerRun } from "./define.ts";
 import { failed } from "./errors.ts";
 
@@ -26,7 +28,8 @@ import { failed } from "./errors.ts";
 const MAX_TEXT_CHARS = 1_000_000;
 const RASTER_LIST = Object.keys(RASTER_FORMATS).join(", ");
 
-const assetsOf = (run: ServerRun) => new AssetStore(run.services.store, run.services.assets ?? DEFAULT_ASSET_LIMITS);
+const assetsOf = (run: ServerRun) =>
+  run.services.assets ?? new AssetStore(run.services.store, new DiskBlobs(join(run.services.store.dataDir, "assets")));
 
 /** The text type a file name says (`totals.csv`: text/csv), for text saved without a type. */
 function textTypeOfName(name: string): string | undefined {
@@ -98,7 +101,7 @@ export default [
     const row = await assets.require(run.context.user_id, args.asset_id);
     const view = assetView(row);
     if (row.kind !== "text" && !args.include_bytes) return view;
-    const bytes = assets.read(row);
+    const bytes = await assets.read(row);
     const text = row.kind === "text" ? decodeText(bytes, row.content_type) : undefined;
     return {
       ...view,
@@ -109,9 +112,9 @@ export default [
   }),
 
   implement(saveAsset, async (run, args) => {
-    const limits = run.services.assets ?? DEFAULT_ASSET_LIMITS;
-    const prepared = await prepareAsset(args.name, args.content, args.content_type, limits.maxBytes);
-    return assetView(await assetsOf(run).insert(run.context.user_id, prepared));
+    const assets = assetsOf(run);
+    const prepared = await prepareAsset(args.name, args.content, args.content_type, assets.limits.maxBytes);
+    return assetView(await assets.insert(run.context.user_id, prepared));
   }),
 
   implement(deleteAsset, async (run, args) => {

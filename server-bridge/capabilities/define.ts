@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { AnySpec, CapabilitySpec } from "../../shared/capabilities/types.ts";
 import type { CallContext, CapabilityRun } from "../../shared/gate/invoke.ts";
 import type { AgentHost } from "../agent/subtask.ts";
-import type { AssetLimits } from "../assets/store.ts";
+import type { AssetStore } from "../assets/store.ts";
 import type { JobEngine } from "../engine/jobs.ts";
 import type { UserEvents } from "../runs/events.ts";
 import type { Store } from "../store/db.ts";
@@ -17,8 +17,8 @@ export interface ServerServices {
   readonly store: Store;
   /** The workflow engine; absent on hosts built without one, where workflow runs are unavailable. */
   readonly jobs?: JobEngine;
-  /** Asset size caps; absent: the defaults of assets/store.ts. */
-  readonly assets?: AssetLimits;
+  /** The assets: rows in the store, bytes on disk or in a bucket; absent: files under the store's DATA_DIR, default caps. */
+  readonly assets?: AssetStore;
   /** The outbound HTTP policy; absent: public addresses only (web/vet.ts). */
   readonly web?: WebPolicy;
   /** Announcements to every session of a user (the workflow change feed); absent: nobody listens. */

@@ -15,7 +15,6 @@ import type { AppServices } from "../app-services.ts";
 import { imageWork } from "../assets/image-work.ts";
 import { MAX_INPUT_PIXELS } from "../assets/images.ts";
 import { sniffRaster } from "../assets/media-types.ts";
-import { AssetStore, assetLimits } from "../assets/store.ts";
 import { toolError } from "./tools.ts";
 
 const LONGEST_SIDE = { low: 768, high: 2048 } as const;
@@ -58,7 +57,7 @@ async function loadSource(app: AppServices, userId: string, ref: string): Promis
     );
   }
   const id = trimmed.replace(/^asset:\/\//i, "");
-  const assets = new AssetStore(app.store, assetLimits(app.config));
+  const { assets } = app;
   const row = /^[\w-]{1,200}$/.test(id) ? await assets.find(userId, id) : undefined;
   if (!row)
     throw refused(
@@ -67,7 +66,7 @@ async function loadSource(app: AppServices, userId: string, ref: string): Promis
     );
   if (row.kind !== "image")
     throw refused("invalid_call", `Asset ${row.id} is ${row.content_type}, not an image view_image can show.`);
-  return { bytes: assets.read(row), label: `${row.id} "${row.name}"` };
+  return { bytes: await assets.read(row), label: `${row.id} "${row.name}"` };
 }
 
 async function render(source: Source, input: ViewImageInput) {

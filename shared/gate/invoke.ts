@@ -291,7 +291,12 @@ async function ladder<TServices>(
     }
     return finish({ ok: true, value });
   } catch (err) {
-    if (isCodedError(err)) return finish({ ok: false, error: { ...err.payload, capability: name } });
+    if (isCodedError(err)) {
+      // A coded refusal that carries the host error behind it (a disk, a bucket): the caller reads the
+      // message, the operator's log gets the cause.
+      if (err.cause !== undefined) host.logError?.(name, err.cause);
+      return finish({ ok: false, error: { ...err.payload, capability: name } });
+    }
     host.logError?.(name, err);
     return fail("capability_failed", `${name} failed: ${safeMessage(err)}`);
   }

@@ -4,7 +4,6 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { AssetStore } from "../../server-bridge/assets/store.ts";
 import { PREVIEW_BYTES } from "../../web/src/panel/AssetText.tsx";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { accessibilityProblems } from "./a11y.ts";
@@ -55,7 +54,7 @@ describe("the Assets tab", () => {
     );
 
     // An asset an action saved meanwhile shows when the tab is shown again; so do many (Show more).
-    const store = new AssetStore(server.app.store);
+    const store = server.app.assets;
     for (let i = 0; i < 50; i++) {
       await store.insert(me.userId, {
         name: `report-${i}.txt`,
@@ -128,7 +127,7 @@ describe("the Assets tab", () => {
     const { page, server } = app;
     const [me] = await server.app.credentials.listUsers();
     if (!me) throw new Error("no user");
-    const store = new AssetStore(server.app.store);
+    const store = server.app.assets;
     await store.insert(me.userId, {
       name: "page.html",
       contentType: "text/html",

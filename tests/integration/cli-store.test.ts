@@ -8,7 +8,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, startCli } from "../support/cli.ts";
-import { databaseFor, dropDatabaseFor } from "../support/database.ts";
+import { databaseFor, dropDatabaseFor, storeEnv } from "../support/database.ts";
+import { startFakeS3 } from "../support/fake-s3.ts";
 import { startTestServer, tempDir } from "../support/server.ts";
 
 const admin = process.env.DATABASE_URL;
@@ -26,7 +27,46 @@ describe("the store at start-up", () => {
       } else {
         expect(server.banner).toContain(`store: SQLite ${join(dataDir, "nodetool.sqlite")}\n`);
       }
+      expect(server.banner).toContain(`assets: ${join(dataDir, "assets")}\n`);
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    } finally {
+      await dropDatabaseFor(dataDir);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("names the asset bucket in the banner, then says whether it answers, and why not (keys refused: the policy to check)", async () => {
+    await using s3 = await startFakeS3();
+    const bucket = {
+      ASSET_S3_BUCKET: s3.bucket,
+      ASSET_S3_PREFIX: "nt/",
+      ASSET_S3_ENDPOINT: s3.url,
+      ASSET_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    };
+    const dataDir = tempDir();
+    try {
+      const store = await storeEnv(dataDir);
+      {
+        await using server = await startCli({
+          ...store,
+          ...bucket,
+          ASSET_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+        });
+        expect(server.banner).toContain(`assets: s3://${s3.bucket}/nt/ at ${s3.url}\n`);
+        while (!server.output().stdout.includes("answers")) await new Promise((r) => setTimeout(r, 20));
+        expect(server.output().stdout).toContain(`assets: s3://${s3.bucket}/nt/ at ${s3.url} answers\n`);
+      }
+      await using refused = await startCli({
+        ...store,
+        ...bucket,
+        ASSET_S3_SECRET_ACCESS_KEY: "wrong",
+      });
+      while (!refused.output().stderr.includes("assets:")) await new Promise((r) => setTimeout(r, 20));
+      const said = refused.output().stderr;
+      expect(said).toContain(`assets: s3://${s3.bucket}/nt/ at ${s3.url} does not answer:`);
+      expect(said).toContain("(403)");
+      expect(said).toContain("s3:ListBucket");
+      expect(said).not.toContain("wrong");
     } finally {
       await dropDatabaseFor(dataDir);
       rmSync(dataDir, { recursive: true, force: true });

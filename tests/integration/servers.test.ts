@@ -3,8 +3,9 @@
  * what is stored is shared, what is live stays with the server that started it.
  */
 import { describe, expect, it } from "vitest";
-import { openRun } from "../engine/support.ts";
+import { answerValue, openRun } from "../engine/support.ts";
 import { databaseFor } from "../support/database.ts";
+import { startFakeS3 } from "../support/fake-s3.ts";
 import { startTestServer, tempDir, WORKFLOWS } from "../support/server.ts";
 
 const ASSETS = "@nodetool-ai/sandbox-nodetool/assets";
@@ -92,6 +93,40 @@ describe("two servers on one store", () => {
         expect(((await onB.json()) as { error: { message: string } }).error.message).toContain(
           "its file is not in this server's data directory (DATA_DIR). Servers that share a Postgres must share DATA_DIR",
         );
+      } finally {
+        await b[Symbol.asyncDispose]();
+      }
+    },
+  );
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "on one Postgres with DATA_DIRs of their own and one bucket (ASSET_S3_BUCKET), an asset saved on A is served, read and deleted on B",
+    async () => {
+      await using s3 = await startFakeS3();
+      const assetS3 = {
+        bucket: s3.bucket,
+        prefix: "",
+        region: "us-east-1",
+        endpoint: s3.url,
+        credentials: s3.credentials,
+      };
+      await using a = await startTestServer({ assetS3 });
+      const saved = answerValue<{ id: string }>(
+        await (await openRun(a, "auto")).call(ASSETS, "save", [{ name: "report.txt", content: "saved on A" }]),
+      );
+      const b = await startTestServer(
+        { databaseUrl: await databaseFor(a.dataDir), authToken: a.token, assetS3 },
+        tempDir(),
+      );
+      try {
+        const headers = { authorization: `Bearer ${a.token}` };
+        const onB = await fetch(`${b.url}/assets/${saved.id}`, { headers });
+        expect([onB.status, await onB.text()]).toEqual([200, "saved on A"]);
+        const { call } = await openRun(b, "auto");
+        expect(answerValue(await call(ASSETS, "get", [saved.id]))).toMatchObject({ content: "saved on A" });
+        answerValue(await call(ASSETS, "delete", [saved.id]));
+        expect(s3.objects.size).toBe(0);
+        expect((await fetch(`${a.url}/assets/${saved.id}`, { headers })).status).toBe(404);
       } finally {
         await b[Symbol.asyncDispose]();
       }

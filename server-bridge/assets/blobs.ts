@@ -1,0 +1,103 @@
+/**
+ * Where an asset's bytes live, by their SHA-256: content-addressed files under `$DATA_DIR/assets`
+ * (the default) or objects in an S3-compatible bucket (`ASSET_S3_BUCKET`, assets/s3-blobs.ts), which
+ * servers on one Postgres share whatever their DATA_DIR. The rows stay in the store (assets/store.ts),
+ * which decides when a blob is written and removed.
+ */
+import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { newId } from "../../shared/gate/approvals.ts";
+import type { ServerConfig } from "../config.ts";
+import { S3Blobs } from "./s3-blobs.ts";
+
+export interface Blobs {
+  /** Whether these bytes are stored (their content is their name, so stored means stored right). */
+  has(sha256: string): Promise<boolean>;
+  /** Stores bytes under their hash; writing the same bytes again is harmless. */
+  put(sha256: string, bytes: Uint8Array): Promise<void>;
+  /** The bytes, or undefined when they are not stored. */
+  read(sha256: string): Promise<Uint8Array | undefined>;
+  /** The bytes as a stream (for serving), or undefined when they are not stored. */
+  open(sha256: string): Promise<Readable | undefined>;
+  remove(sha256: string): Promise<void>;
+  /** What to tell the owner of a row whose bytes are not here: where this server looked, what to do. */
+  missing(assetId: string): string;
+  /** Where the bytes live, for the operator (`npm start` prints it). */
+  readonly where: string;
+}
+
+/**
+ * Whether the storage answers, in a line for the operator's terminal: asks for bytes nobody stored,
+ * which a working storage answers "not there".
+ */
+export async function checkBlobs(blobs: Blobs): Promise<{ ok: boolean; text: string }> {
+  try {
+    await blobs.has("0".repeat(64));
+    return { ok: true, text: `${blobs.where} answers` };
+  } catch (err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    const reason = err instanceof Error ? `${err.name}${status ? ` (${status})` : ""}: ${err.message}` : String(err);
+    const hint =
+      status === 403
+        ? " Check the keys and the bucket's policy: s3:GetObject, s3:PutObject, s3:DeleteObject, and s3:ListBucket (without it a missing object reads as refused)."
+        : "";
+    return { ok: false, text: `${blobs.where} does not answer: ${reason.slice(0, 300)}.${hint}` };
+  }
+}
+
+export function blobsFor(config: Pick<ServerConfig, "assetS3">, dataDir: string): Blobs {
+  return config.assetS3 ? new S3Blobs(config.assetS3) : new DiskBlobs(join(dataDir, "assets"));
+}
+
+/** `<root>/<first two hex>/<sha256>`, each moved into place whole from `<root>/tmp`. */
+export class DiskBlobs implements Blobs {
+  constructor(private readonly root: string) {}
+
+  get where(): string {
+    return this.root;
+  }
+
+  #path(sha256: string): string {
+    return join(this.root, sha256.slice(0, 2), sha256);
+  }
+
+  async has(sha256: string): Promise<boolean> {
+    return existsSync(this.#path(sha256));
+  }
+
+  async put(sha256: string, bytes: Uint8Array): Promise<void> {
+    const tmpDir = join(this.root, "tmp");
+    const tmp = join(tmpDir, newId("part"));
+    try {
+      mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+      mkdirSync(join(this.root, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, bytes, { mode: 0o600 });
+      renameSync(tmp, this.#path(sha256));
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  async read(sha256: string): Promise<Uint8Array | undefined> {
+    const path = this.#path(sha256);
+    return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
+  }
+
+  async open(sha256: string): Promise<Readable | undefined> {
+    const path = this.#path(sha256);
+    return existsSync(path) ? createReadStream(path) : undefined;
+  }
+
+  async remove(sha256: string): Promise<void> {
+    rmSync(this.#path(sha256), { force: true });
+  }
+
+  /**
+   * Most often a second server on the same Postgres with a `DATA_DIR` of its own: asset files are not
+   * in the database.
+   */
+  missing(assetId: string): string {
+    return `Asset ${assetId} exists, but its file is not in this server's data directory (DATA_DIR). Servers that share a Postgres must share DATA_DIR for asset files, or keep assets in one bucket (ASSET_S3_BUCKET); open it on the server that saved it, or save it again.`;
+  }
+}
