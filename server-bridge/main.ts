@@ -13,6 +13,7 @@ import { checkBlobs } from "./assets/blobs.ts";
 import { TOKEN_USAGE, tokenCommand, USER_USAGE, userCommand } from "./cli/accounts.ts";
 import { ACTION_HELP, actionCommand, terminalApprover } from "./cli/action.ts";
 import { AGENT_HELP, agentCommand } from "./cli/agent.ts";
+import { ASSETS_USAGE, assetsCommand } from "./cli/assets.ts";
 import { WIDGET_USAGE, widgetCommand } from "./cli/widgets.ts";
 import { configFromEnv } from "./config.ts";
 import { MCP_HELP, mcpStdioCommand } from "./mcp/stdio.ts";
@@ -21,7 +22,7 @@ import { type LocalRun, openLocalRun } from "./runs/local.ts";
 import { storeLabel, WrongStore } from "./store/location.ts";
 
 const COMMANDS =
-  'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke';
+  'Commands: start, mcp [--mode m], action <file|->, agent "<request>", user add <name>, token add|list|revoke, widget add|list|revoke, assets check|copy';
 
 /** `--help` alone: each command in a line, and where to read more. */
 const OVERVIEW = `usage: node --import tsx server-bridge/main.ts <command> [--help]
@@ -34,6 +35,7 @@ ${COMMANDS}
   user add <name>          a further user and their token
   token add|list|revoke    API tokens for scripts and agents
   widget add|list|revoke   embeddable widgets and their mint keys
+  assets check|copy        whether every asset's bytes are in the storage; copy them into a bucket
 
 <command> --help says more about each.`;
 
@@ -46,6 +48,7 @@ const HELP = new Map<string, string>([
   ["user", USER_USAGE],
   ["token", TOKEN_USAGE],
   ["widget", WIDGET_USAGE],
+  ["assets", ASSETS_USAGE],
 ]);
 
 const asksForHelp = (args: readonly string[]) => args.some((arg) => arg === "--help" || arg === "-h");
@@ -141,10 +144,11 @@ async function main(argv: string[]): Promise<number> {
       return await mcpStdioCommand(rest);
     case "user":
     case "token":
-    case "widget": {
+    case "widget":
+    case "assets": {
       const app = await createServices(configFromEnv());
       try {
-        const run = command === "user" ? userCommand : command === "token" ? tokenCommand : widgetCommand;
+        const run = { user: userCommand, token: tokenCommand, widget: widgetCommand, assets: assetsCommand }[command];
         return await run(rest, app, { stdout: process.stdout, stderr: process.stderr });
       } finally {
         await app.store.dispose();

@@ -1,0 +1,89 @@
+/**
+ * `assets check` and `assets copy [--from <data dir>]`: for an operator moving asset bytes to a bucket
+ * (`ASSET_S3_BUCKET`) or between servers. `check` asks the configured storage for the bytes of every
+ * content a row names and lists the assets whose bytes are not there; `copy` writes, into the
+ * configured storage, every such content it finds on disk under the given data directory (default
+ * `$DATA_DIR`), checked against its hash on the way. Both print JSON on stdout and progress on stderr;
+ * `copy` may be stopped and run again (what is there is skipped). Exit codes: 0 every asset has its
+ * bytes, 1 some do not, 2 usage.
+ */
+import { createHash } from "node:crypto";
+import { join, resolve } from "node:path";
+import type { AppServices } from "../app-services.ts";
+import { DiskBlobs } from "../assets/blobs.ts";
+
+export const ASSETS_USAGE = "usage: assets check | assets copy [--from <data dir>]";
+
+interface Io {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+interface Missing {
+  id: string;
+  user_id: string;
+  name: string;
+}
+
+/** Progress on stderr: every this many contents, and at the end. */
+const EVERY = 100;
+
+export async function assetsCommand(
+  argv: readonly string[],
+  app: Pick<AppServices, "store" | "assets" | "config">,
+  io: Io,
+): Promise<number> {
+  const [verb, ...rest] = argv;
+  const from =
+    verb === "copy" && rest.length === 2 && rest[0] === "--from" ? rest[1] : rest.length === 0 ? undefined : null;
+  if ((verb !== "check" && verb !== "copy") || from === null) {
+    io.stderr.write(`${ASSETS_USAGE}\n`);
+    return 2;
+  }
+  const { blobs } = app.assets;
+  const source = new DiskBlobs(join(resolve(from ?? app.config.dataDir), "assets"));
+  if (verb === "copy" && source.where === blobs.where) {
+    io.stderr.write(
+      `The assets are already kept in ${blobs.where}: set ASSET_S3_BUCKET (or --from another data directory).\n`,
+    );
+    return 2;
+  }
+  const contents = (await app.store.sql("SELECT DISTINCT sha256 FROM assets ORDER BY sha256").all()) as {
+    sha256: string;
+  }[];
+  const lacking: string[] = [];
+  let copied = 0;
+  let present = 0;
+  for (const [i, { sha256 }] of contents.entries()) {
+    if (await blobs.has(sha256)) present++;
+    else if (verb === "copy" && (await copy(sha256))) copied++;
+    else lacking.push(sha256);
+    if ((i + 1) % EVERY === 0 || i + 1 === contents.length) {
+      io.stderr.write(`${i + 1}/${contents.length} contents looked at in ${blobs.where}\n`);
+    }
+  }
+
+  async function copy(sha256: string): Promise<boolean> {
+    const bytes = await source.read(sha256);
+    // A file whose bytes are not its name (damaged on disk) is not copied: it stays missing.
+    if (!bytes || createHash("sha256").update(bytes).digest("hex") !== sha256) return false;
+    await blobs.put(sha256, bytes);
+    return true;
+  }
+
+  const missing: Missing[] = [];
+  for (const sha256 of lacking) {
+    const rows = (await app.store
+      .sql("SELECT id, user_id, name FROM assets WHERE sha256 = ? ORDER BY created_at")
+      .all(sha256)) as Missing[];
+    missing.push(...rows);
+  }
+  const counts = { contents: contents.length, present, ...(verb === "copy" ? { copied, from: source.where } : {}) };
+  io.stdout.write(`${JSON.stringify({ storage: blobs.where, ...counts, missing })}\n`);
+  if (missing.length > 0) {
+    io.stderr.write(
+      `${missing.length} asset(s) have no bytes in ${blobs.where}${verb === "copy" ? ` nor in ${source.where}` : ""}: they answer 404 until saved again.\n`,
+    );
+  }
+  return missing.length > 0 ? 1 : 0;
+}

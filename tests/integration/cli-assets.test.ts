@@ -1,0 +1,111 @@
+/**
+ * `assets check` and `assets copy` as an operator runs them (a real process on the suite's store),
+ * moving a server's asset files into a bucket: what is missing is listed by asset, the copy is checked
+ * against each content's hash, may run again, and afterwards a server on the bucket serves every asset
+ * with no files on its disk.
+ */
+import { createHash } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { answerValue, openRun } from "../engine/support.ts";
+import { cliOn } from "../support/cli.ts";
+import { startFakeS3 } from "../support/fake-s3.ts";
+import { startTestServer, tempDir } from "../support/server.ts";
+
+const ASSETS = "@nodetool-ai/sandbox-nodetool/assets";
+
+interface Report {
+  storage: string;
+  contents: number;
+  present: number;
+  copied?: number;
+  missing: { id: string; name: string }[];
+}
+
+describe("assets check | copy", () => {
+  it("lists the assets a bucket lacks, copies their files into it (a damaged one refused), and the bucket then serves them", async () => {
+    await using s3 = await startFakeS3();
+    const bucket = {
+      ASSET_S3_BUCKET: s3.bucket,
+      ASSET_S3_ENDPOINT: s3.url,
+      ASSET_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      ASSET_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    };
+    const dataDir = tempDir();
+    const ids: Record<string, string> = {};
+    {
+      // A server on disk saved three assets, two of them the same content, then stopped.
+      const onDisk = await startTestServer({}, dataDir);
+      const { call } = await openRun(onDisk, "auto");
+      for (const [name, content] of [
+        ["a.txt", "first"],
+        ["b.txt", "second"],
+        ["b-again.txt", "second"],
+        ["damaged.txt", "third"],
+      ]) {
+        ids[name as string] = answerValue<{ id: string }>(await call(ASSETS, "save", [name, content])).id;
+      }
+      await onDisk.close();
+    }
+    // One file damaged on disk: its bytes are no longer what its name says.
+    const sha = createHash("sha256").update("third").digest("hex");
+    writeFileSync(join(dataDir, "assets", sha.slice(0, 2), sha), "tampered");
+
+    const before = await cliOn(dataDir, ["assets", "check"], { env: bucket });
+    expect(before.status).toBe(1);
+    const checked = JSON.parse(before.stdout) as Report;
+    expect(checked).toMatchObject({ storage: `s3://${s3.bucket}/ at ${s3.url}`, contents: 3, present: 0 });
+    expect(checked.missing.map((m) => m.name).sort()).toEqual(["a.txt", "b-again.txt", "b.txt", "damaged.txt"]);
+    expect(before.stderr).toContain("4 asset(s) have no bytes in");
+
+    const copied = await cliOn(dataDir, ["assets", "copy"], { env: bucket });
+    expect(copied.status).toBe(1);
+    expect(JSON.parse(copied.stdout)).toMatchObject({
+      contents: 3,
+      present: 0,
+      copied: 2,
+      missing: [{ name: "damaged.txt" }],
+    });
+    expect(s3.objects.size).toBe(2);
+    expect(copied.stderr).toContain("3/3 contents looked at");
+
+    // Run again once the damaged asset is gone: nothing to copy, every asset has its bytes.
+    {
+      const server = await startTestServer({}, dataDir);
+      answerValue(await (await openRun(server, "auto")).call(ASSETS, "delete", [ids["damaged.txt"]]));
+      await server.close();
+    }
+    const again = await cliOn(dataDir, ["assets", "copy"], { env: bucket });
+    expect([again.status, JSON.parse(again.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ contents: 2, present: 2, copied: 0, missing: [] }),
+    ]);
+    expect((await cliOn(dataDir, ["assets", "check"], { env: bucket })).status).toBe(0);
+
+    // A server on the bucket serves them with no asset files on its disk.
+    rmSync(join(dataDir, "assets"), { recursive: true, force: true });
+    const onBucket = await startTestServer(
+      {
+        assetS3: { bucket: s3.bucket, prefix: "", region: "us-east-1", endpoint: s3.url, credentials: s3.credentials },
+      },
+      dataDir,
+    );
+    try {
+      const headers = { authorization: `Bearer ${onBucket.token}` };
+      expect(await (await fetch(`${onBucket.url}/assets/${ids["b-again.txt"]}`, { headers })).text()).toBe("second");
+    } finally {
+      await onBucket[Symbol.asyncDispose]();
+    }
+  });
+
+  it("refuses a copy onto the disk it reads, and usage it does not know", async () => {
+    const dataDir = tempDir();
+    const same = await cliOn(dataDir, ["assets", "copy"]);
+    expect(same.status).toBe(2);
+    expect(same.stderr).toContain("already kept in");
+    expect((await cliOn(dataDir, ["assets", "copy", "--from"])).stderr).toContain("usage: assets check | assets copy");
+    expect((await cliOn(dataDir, ["assets", "check"])).stdout).toContain('"contents":0');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});
