@@ -73,7 +73,9 @@ export async function createServices(
   const sessions = new Sessions(store, bus, defaultLibrary().names);
   const approvals = new ApprovalBroker(store, relay, owner, config.leaseMs, config.approvalPollMs);
   const audit = new AuditLog(store, (err) => log("error", "audit write failed", err));
-  const assets = new AssetStore(store, blobsFor(config, store.dataDir), assetLimits(config));
+  const assets = new AssetStore(store, blobsFor(config, store.dataDir), assetLimits(config), (message, detail) =>
+    log("warn", message, detail),
+  );
   const sandbox = new SandboxPool({ workers: config.sandboxWorkers, userMax: config.sandboxUserMax });
   // The engine opens job-scoped runs through `runs`, and every run hands the engine to its
   // implementations: the host is a late-bound view of `runs`, read only once a job starts.

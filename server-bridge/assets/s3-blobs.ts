@@ -22,6 +22,8 @@ export interface S3BlobConfig {
 
 /** A request that has not answered in this long is given up (a short one: a transaction may be waiting). */
 const SHORT_MS = 10_000;
+/** An upload that has not finished in this long is given up (25 MiB at about 200 KiB/s). */
+const PUT_MS = 120_000;
 
 type Sdk = typeof import("@aws-sdk/client-s3");
 
@@ -77,6 +79,7 @@ export class S3Blobs implements Blobs {
         ContentLength: bytes.byteLength,
         ContentType: "application/octet-stream",
       }),
+      { abortSignal: AbortSignal.timeout(PUT_MS) },
     );
   }
 
@@ -107,8 +110,16 @@ export class S3Blobs implements Blobs {
     });
   }
 
+  /** The bucket itself answers (HeadBucket: s3:ListBucket), whatever objects it holds. */
+  async check(): Promise<void> {
+    const { sdk, client } = await this.#open();
+    await client.send(new sdk.HeadBucketCommand({ Bucket: this.config.bucket }), {
+      abortSignal: AbortSignal.timeout(SHORT_MS),
+    });
+  }
+
   missing(assetId: string): string {
-    return `Asset ${assetId} exists, but its content is not in the asset bucket (s3://${this.config.bucket}/${this.config.prefix}). The object may have been removed from the bucket, or this server names another bucket than the server that saved it (ASSET_S3_BUCKET, ASSET_S3_PREFIX); save it again.`;
+    return `Asset ${assetId} exists, but its content is not in the server's asset bucket: it may have been removed from the bucket, or this server names another bucket than the server that saved it (the operator's ASSET_S3_BUCKET, ASSET_S3_PREFIX). Save it again.`;
   }
 }
 

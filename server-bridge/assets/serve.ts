@@ -79,7 +79,7 @@ export async function serveAsset(app: AppServices, req: IncomingMessage, res: Se
   }
   if (!there) {
     // Only the owner gets here (`find` is by user), so saying the row exists reveals nothing to others.
-    app.log("warn", `asset ${row.id} has a row but its bytes are not in the asset storage`);
+    app.log("warn", `asset ${row.id} has a row but its bytes are not in ${assets.blobs.where}`);
     sendError(res, 404, "capability_failed", assets.blobs.missing(row.id));
     return;
   }

@@ -74,6 +74,8 @@ export class AssetStore {
     private readonly store: Store,
     readonly blobs: Blobs,
     readonly limits: AssetLimits = DEFAULT_ASSET_LIMITS,
+    /** The operator's log: bytes that could not be removed (harmless: nothing names them). */
+    private readonly log: (message: string, detail: unknown) => void = () => {},
   ) {}
 
   async insert(userId: string, asset: NewAsset): Promise<AssetRow> {
@@ -119,7 +121,7 @@ export class AssetStore {
       });
     } catch (err) {
       // Bytes written for a row that was not kept go too, unless another row names them.
-      await this.store.tx(() => this.#dropUnnamed(sha256)).catch(() => undefined);
+      await this.#dropIfUnnamed(sha256);
       throw err;
     }
   }
@@ -137,10 +139,18 @@ export class AssetStore {
     }
   }
 
-  /** Removes a blob no row names any more; inside a transaction, so no insert comes in between. */
-  async #dropUnnamed(sha256: string): Promise<void> {
-    const named = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(sha256);
-    if (!named) await storing("remove the asset's content", () => this.blobs.remove(sha256));
+  /**
+   * Removes bytes no row names any more, in a transaction of its own (so no insert comes in between)
+   * after the row's own has committed: a removal that fails, or fails to say it succeeded, can only
+   * leave bytes nobody names (logged), never a row without its bytes.
+   */
+  async #dropIfUnnamed(sha256: string): Promise<void> {
+    await this.store
+      .tx(async () => {
+        const named = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(sha256);
+        if (!named) await this.blobs.remove(sha256);
+      })
+      .catch((err: unknown) => this.log(`asset bytes ${sha256} named by no asset could not be removed`, err));
   }
 
   async find(userId: string, id: string): Promise<AssetRow | undefined> {
@@ -185,11 +195,12 @@ export class AssetStore {
   }
 
   async delete(userId: string, id: string): Promise<void> {
-    await this.store.tx(async () => {
+    const row = await this.store.tx(async () => {
       const row = await this.require(userId, id);
       await this.store.sql("DELETE FROM assets WHERE id = ?").run(id);
-      await this.#dropUnnamed(row.sha256);
+      return row;
     });
+    await this.#dropIfUnnamed(row.sha256);
   }
 }
 

@@ -5,14 +5,17 @@
  * configured storage, every such content it finds on disk under the given data directory (default
  * `$DATA_DIR`), checked against its hash on the way. Both print JSON on stdout and progress on stderr;
  * `copy` may be stopped and run again (what is there is skipped). Exit codes: 0 every asset has its
- * bytes, 1 some do not, 2 usage.
+ * bytes, 1 some do not, 2 usage, 3 the storage did not answer (nothing was judged missing).
  */
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { DiskBlobs } from "../assets/blobs.ts";
 
-export const ASSETS_USAGE = "usage: assets check | assets copy [--from <data dir>]";
+export const ASSETS_USAGE = [
+  "usage: assets check | assets copy [--from <data dir>]",
+  "exit: 0 every asset has its bytes, 1 some do not (listed), 2 usage, 3 the storage did not answer",
+].join("\n");
 
 interface Io {
   stdout: { write(text: string): unknown };
@@ -48,6 +51,24 @@ export async function assetsCommand(
     );
     return 2;
   }
+  try {
+    return await judge(verb, source, app, io);
+  } catch (err) {
+    // The storage failed (down, wrong keys, no such bucket): nothing is judged missing on its word.
+    const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    io.stderr.write(`${blobs.where} did not answer (${reason.slice(0, 300)}); nothing was judged missing.\n`);
+    return 3;
+  }
+}
+
+async function judge(
+  verb: "check" | "copy",
+  source: DiskBlobs,
+  app: Pick<AppServices, "store" | "assets">,
+  io: Io,
+): Promise<number> {
+  const { blobs } = app.assets;
+  await blobs.check();
   const contents = (await app.store.sql("SELECT DISTINCT sha256 FROM assets ORDER BY sha256").all()) as {
     sha256: string;
   }[];

@@ -126,7 +126,9 @@ export async function viewImage(app: AppServices, userId: string, input: ViewIma
       ],
     };
   } catch (err) {
-    if (!isCodedError(err)) app.log("error", "view_image failed", err);
+    // An uncoded error, or a coded one carrying the host error behind it (a disk, a bucket): logged.
+    if (!isCodedError(err) || err.cause !== undefined)
+      app.log("error", "view_image failed", isCodedError(err) ? err.cause : err);
     const { code, message } = toFailure(err, "The image could not be shown; nothing more is known.");
     return toolError(code, message);
   }

@@ -99,8 +99,20 @@ describe("assets check | copy", () => {
     }
   });
 
-  it("refuses a copy onto the disk it reads, and usage it does not know", async () => {
+  it("refuses a copy onto the disk it reads, usage it does not know, and judges nothing missing on a bucket that does not answer", async () => {
+    await using s3 = await startFakeS3();
     const dataDir = tempDir();
+    const misspelled = await cliOn(dataDir, ["assets", "check"], {
+      env: {
+        ASSET_S3_BUCKET: "team-asets",
+        ASSET_S3_ENDPOINT: s3.url,
+        ASSET_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+        ASSET_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      },
+    });
+    expect([misspelled.status, misspelled.stdout]).toEqual([3, ""]);
+    expect(misspelled.stderr).toContain(`s3://team-asets/ at ${s3.url} did not answer`);
+    expect(misspelled.stderr).toContain("nothing was judged missing");
     const same = await cliOn(dataDir, ["assets", "copy"]);
     expect(same.status).toBe(2);
     expect(same.stderr).toContain("already kept in");

@@ -1,7 +1,7 @@
 /**
  * An S3-compatible object store for tests (a cloud bucket cannot exist here): a real HTTP server on
  * loopback speaking the REST subset the asset store uses, path-style (`/<bucket>/<key>`): PUT, GET,
- * HEAD and DELETE of an object, with S3's XML errors. It checks what a real one checks: every request
+ * HEAD and DELETE of an object and HEAD of the bucket, with S3's XML errors. It checks what a real one checks: every request
  * signed with AWS Signature Version 4 by a known key (the signature recomputed here), the payload's
  * declared SHA-256 against the bytes, the bucket existing. `down` makes it answer 503s, as a store
  * that is unavailable does.
@@ -55,6 +55,11 @@ export async function startFakeS3(bucket = "team-assets"): Promise<FakeS3> {
     if (state.down) return error(res, method, 503, "SlowDown", "Please reduce your request rate.");
     if (name !== bucket) return error(res, method, 404, "NoSuchBucket", "The specified bucket does not exist.");
     requests.push(`${method} ${key}`);
+    if (key === "" && method === "HEAD") {
+      // HeadBucket: the bucket is there and this key may use it.
+      res.writeHead(200, { "x-amz-bucket-region": REGION }).end();
+      return;
+    }
     const stored = objects.get(key);
     const etag = (bytes: Buffer) => `"${createHash("md5").update(bytes).digest("hex")}"`;
     switch (method) {
