@@ -13,6 +13,7 @@ import { blobsFor } from "./assets/blobs.ts";
 import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
 import { AssetStore, assetLimits } from "./assets/store.ts";
+import { UPLOAD_PATH, uploadAsset } from "./assets/upload.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import { Widgets } from "./auth/widgets.ts";
@@ -223,6 +224,10 @@ async function route(
   }
   if (isEmbedPath(url.pathname)) {
     await handleEmbed(app, req, res, url);
+    return;
+  }
+  if (url.pathname === UPLOAD_PATH && req.method === "POST") {
+    await uploadAsset(app, req, res, url);
     return;
   }
   if (req.method !== "GET" && req.method !== "HEAD") {

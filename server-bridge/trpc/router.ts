@@ -54,6 +54,8 @@ export const appRouter = router({
       actionTimeoutMs: ctx.app.config.actionTimeoutMs,
       /** The largest message (or HTTP body) the server takes: the page splits its batches below it. */
       maxMessageBytes: ctx.app.config.maxBodyBytes,
+      /** The largest asset (an upload past it is refused before it is sent). */
+      maxAssetBytes: ctx.app.assets.limits.maxBytes,
     })),
   }),
   session: router({

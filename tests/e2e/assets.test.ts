@@ -183,4 +183,43 @@ describe("the Assets tab", () => {
     await expect.poll(() => start.evaluate((box) => box.scrollTop)).toBeGreaterThan(0);
     expect(app.problems).toEqual([]);
   });
+
+  it("uploads a file larger than a message may be, with its progress, and refuses one past the asset cap before sending it", async () => {
+    // A 1 MiB message cap and a 3 MiB asset cap: a 2 MiB photo fits one asset, not one message.
+    await using app = await openApp({ maxBodyBytes: 1024 * 1024, assetMaxBytes: 3 * 1024 * 1024 });
+    const { page } = app;
+    await page.getByRole("tab", { name: "Assets" }).click();
+    const view = page.getByRole("region", { name: "Assets" });
+    await view.getByText("No assets yet").waitFor();
+    const uploads: string[] = [];
+    page.on("request", (req) => {
+      if (req.method() === "POST" && new URL(req.url()).pathname === "/assets") uploads.push(req.url());
+    });
+
+    // A slow link (1 MiB/s up), so the upload takes long enough to watch its bar move.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    const slow = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 };
+    await cdp.send("Network.emulateNetworkConditions", slow);
+    const bytes = Buffer.alloc(2 * 1024 * 1024, 7);
+    await view.getByLabel("Files to upload").setInputFiles([{ name: "take.raw", mimeType: "", buffer: bytes }]);
+    const bar = view.getByRole("progressbar", { name: "Uploading take.raw" });
+    await expect.poll(() => bar.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await view.getByRole("status").getByText("Uploaded 1 file.").waitFor();
+    await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });
+    const row = view.getByRole("list", { name: "Your assets" }).getByRole("listitem").filter({ hasText: "take.raw" });
+    await row.getByText("application/octet-stream · 2.0 MiB", { exact: false }).waitFor();
+    expect(uploads).toHaveLength(1);
+    // The bar is gone once the file is up.
+    expect(await view.getByRole("progressbar").count()).toBe(0);
+
+    // Past the asset cap: said at once, nothing sent.
+    await view
+      .getByLabel("Files to upload")
+      .setInputFiles([{ name: "huge.raw", mimeType: "", buffer: Buffer.alloc(4 * 1024 * 1024, 1) }]);
+    await view.getByText("Not uploaded: huge.raw: 4.0 MiB is more than one asset may be (3.0 MiB).").waitFor();
+    expect(uploads).toHaveLength(1);
+    expect(app.problems).toEqual([]);
+    expect(await accessibilityProblems(page)).toEqual([]);
+  });
 });

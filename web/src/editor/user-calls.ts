@@ -2,9 +2,13 @@
  * The person's own calls from the editor's controls: capability calls and `ui` authorisations on the
  * page's editor run, as the user (audited as the user's, never prompted). The run is started on first
  * use and restarted once if it has ended. Answers are decoded once, here, from the boundary encoding.
+ * Files the person chooses go up as they are (`POST /assets`, with progress) where the page may upload
+ * (the app's own page, `uploads`), up to the asset cap; elsewhere (a widget) inside a call, up to the
+ * message cap. A file past the cap is refused here, before anything is sent.
  */
 import { moduleSpecifier } from "../../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../../shared/capabilities/types.ts";
+import { formatBytes } from "../../../shared/protocol/durations.ts";
 import { fromWire, toWire } from "../../../shared/protocol/values.ts";
 import type { Api } from "../transport.ts";
 import { readAnswer } from "../ui-client.ts";
@@ -14,13 +18,19 @@ const LOST: InvokeResult = {
   error: { code: "run_ended", message: "The editor lost its connection to the server; reload the page." },
 };
 
+/** How much of a file has gone up, from 0 to 1. */
+export type UploadProgress = (fraction: number) => void;
+
 export class UserCalls {
   #runId: Promise<string> | undefined;
   #calls = 0;
+  #limits: Promise<{ maxMessageBytes: number; maxAssetBytes: number }> | undefined;
 
   constructor(
     readonly api: Api,
     private readonly sessionId: string,
+    /** Whether this page may upload files over HTTP (`POST /assets`: the signed-in person's own page). */
+    private readonly uploads = false,
   ) {}
 
   #run(): Promise<string> {
@@ -55,7 +65,24 @@ export class UserCalls {
   }
 
   /** A file the person chose (or dropped), saved as their asset (`assets.save`, by its name and type). */
-  async saveFile(file: Pick<File, "name" | "type" | "arrayBuffer">): Promise<InvokeResult> {
+  async saveFile(file: File, progress?: UploadProgress): Promise<InvokeResult> {
+    this.#limits ??= this.api.config.get.query().catch((err: unknown) => {
+      this.#limits = undefined;
+      throw err;
+    });
+    const limits = await this.#limits.catch(() => undefined);
+    // Inside a call a file travels as base64 (a third larger), with the call around it.
+    const most = limits && (this.uploads ? limits.maxAssetBytes : Math.floor((limits.maxMessageBytes - 4096) * 0.75));
+    if (most !== undefined && file.size > most) {
+      return {
+        ok: false,
+        error: {
+          code: "invalid_call",
+          message: `${formatBytes(file.size)} is more than ${this.uploads ? "one asset may be" : "this page can send"} (${formatBytes(most)}). Upload something smaller (resize or compress it).`,
+        },
+      };
+    }
+    if (this.uploads) return this.#retry((runId) => upload(runId, file, progress));
     const content = new Uint8Array(await file.arrayBuffer());
     return this.invoke("assets", "save", [
       { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
@@ -111,4 +138,32 @@ export class UserCalls {
     }
     return LOST;
   }
+}
+
+/**
+ * `POST /assets` with the file as the body (its type as the browser knows it), reporting progress;
+ * answers as `run.invoke` does. A refusal before the call (not signed in, too large) answers
+ * `{error}`, read as a failed call.
+ */
+function upload(runId: string, file: File, progress?: UploadProgress): Promise<ReturnType<typeof readAnswer>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/assets?run=${encodeURIComponent(runId)}&name=${encodeURIComponent(file.name)}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) progress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      const refused = (body as { ok?: unknown; error?: unknown } | undefined)?.ok === undefined;
+      resolve(readAnswer(refused && body && typeof body === "object" ? { ok: false, ...body } : body));
+    };
+    xhr.onerror = () => reject(new Error("the upload did not reach the server"));
+    xhr.onabort = () => reject(new Error("the upload was stopped"));
+    xhr.send(file);
+  });
 }

@@ -125,6 +125,8 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
   /** What the person's last act did (uploaded, deleted). */
   const [notice, setNotice] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  /** The file going up now and how much of it has (a bar beside the notice, not re-announced). */
+  const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
   const [deleting, setDeleting] = useState<{ asset: Asset; opener: Element | null } | undefined>();
   const finder = useRef<HTMLInputElement>(null);
   const [reads, setReads] = useState(0);
@@ -155,10 +157,14 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
     setNotice(`Uploading ${plural(files.length, "file")}…`);
     const refused: string[] = [];
     for (const file of files) {
-      const saved = await calls.saveFile(file).catch(() => undefined);
+      setSending({ name: file.name, fraction: 0 });
+      const saved = await calls
+        .saveFile(file, (fraction) => setSending({ name: file.name, fraction }))
+        .catch(() => undefined);
       if (!saved) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
       else if (!saved.ok) refused.push(`${file.name}: ${saved.error.message}`);
     }
+    setSending(undefined);
     const kept = files.length - refused.length;
     setNotice(kept > 0 ? `Uploaded ${plural(kept, "file")}.` : undefined);
     setProblem(refused.length > 0 ? `Not uploaded: ${refused.join(" ")}` : undefined);
@@ -206,6 +212,14 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
         <p className="notice" role="status">
           {notice}
         </p>
+      ) : null}
+      {sending ? (
+        <progress
+          className="upload-progress"
+          aria-label={`Uploading ${sending.name}`}
+          max={1}
+          value={sending.fraction}
+        />
       ) : null}
       <p className="status">
         {read === undefined

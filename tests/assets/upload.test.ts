@@ -1,0 +1,153 @@
+/**
+ * `POST /assets`: the person's page uploads a file as it is, past the message cap up to the asset cap,
+ * as the person's own `assets.save` (checked, re-encoded and audited alike). Only the signed-in person's
+ * page from its own origin; too large, unnamed, someone else's run and too many at once are refused
+ * with their codes, and nothing is saved.
+ */
+import { randomBytes } from "node:crypto";
+import { request } from "node:http";
+import { describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { png } from "./support.ts";
+
+interface Answer {
+  ok?: boolean;
+  value?: { id: string; name: string; content_type: string; kind: string; size: number; width?: number };
+  error?: { code: string; message: string };
+}
+
+async function editorRun(server: TestServer) {
+  const browser = await server.browser();
+  const { sessionId } = await browser.session.create.mutate({});
+  const { runId } = await browser.run.start.mutate({ sessionId, editor: true });
+  return runId;
+}
+
+function post(
+  server: TestServer,
+  query: Record<string, string>,
+  body: Uint8Array | string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Answer }> {
+  // A Blob with no type, as a browser sends a file: no Content-Type unless one is given.
+  return fetch(`${server.url}/assets?${new URLSearchParams(query)}`, {
+    method: "POST",
+    body: new Blob([typeof body === "string" ? body : Buffer.from(body)]),
+    headers,
+  }).then(async (res) => ({ status: res.status, body: (await res.json()) as Answer }));
+}
+
+const count = async (server: TestServer) =>
+  ((await server.app.store.sql("SELECT count(*) AS n FROM assets").get()) as { n: number }).n;
+
+describe("POST /assets: the person's upload", () => {
+  it("saves a file larger than a message may be, as the person's own act, typed by the browser or by its name", async () => {
+    await using server = await startTestServer({ maxBodyBytes: 1024 * 1024 });
+    const run = await editorRun(server);
+    const page = { cookie: await server.login(), origin: server.url, "sec-fetch-site": "same-origin" };
+
+    // Three times the message cap: a call could not carry it.
+    const big = randomBytes(3 * 1024 * 1024);
+    const saved = await post(server, { run, name: "recording.bin" }, big, {
+      ...page,
+      "content-type": "application/octet-stream",
+    });
+    expect(saved).toMatchObject({
+      status: 200,
+      body: { ok: true, value: { name: "recording.bin", size: big.length } },
+    });
+    const served = await fetch(`${server.url}${`/assets/${saved.body.value?.id}`}`, { headers: page });
+    expect(Buffer.from(await served.arrayBuffer()).equals(big)).toBe(true);
+
+    // An image is checked and re-encoded as any saved image is; a file the browser has no type for
+    // is typed by its name.
+    const image = await post(server, { run, name: "pic.png" }, await png(30, 20), {
+      ...page,
+      "content-type": "image/png",
+    });
+    expect(image.body.value).toMatchObject({ kind: "image", content_type: "image/png", width: 30 });
+    const notes = await post(server, { run, name: "notes.md" }, "# Notes", page);
+    expect(notes.body.value).toMatchObject({ kind: "text", content_type: "text/markdown; charset=utf-8" });
+    const fake = await post(server, { run, name: "fake.png" }, "not a picture", {
+      ...page,
+      "content-type": "image/png",
+    });
+    expect([fake.status, fake.body.error?.code]).toEqual([500, "capability_failed"]);
+
+    await server.app.audit.flush();
+    const audited = await server.app.store
+      .sql("SELECT actor, decision, outcome FROM audit WHERE capability = 'save_asset' ORDER BY id")
+      .all();
+    expect(audited).toEqual([
+      { actor: "user", decision: "run", outcome: "ok" },
+      { actor: "user", decision: "run", outcome: "ok" },
+      { actor: "user", decision: "run", outcome: "ok" },
+      { actor: "user", decision: "run", outcome: "capability_failed" },
+    ]);
+  });
+
+  it("is the signed-in person's page only, within the asset cap, on their own run", async () => {
+    await using server = await startTestServer({ assetMaxBytes: 1000 });
+    const run = await editorRun(server);
+    const cookie = await server.login();
+    const page = { cookie, origin: server.url, "sec-fetch-site": "same-origin" };
+    const file = { run, name: "a.txt" };
+
+    const refusals = [
+      // No login; a token (scripts save with assets.save); another site's page with the cookie; a
+      // request with the cookie and no sign of where it comes from.
+      await post(server, file, "x", {}),
+      await post(server, file, "x", { authorization: `Bearer ${server.token}` }),
+      await post(server, file, "x", { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" }),
+      await post(server, file, "x", { cookie }),
+      // Past the asset cap; no name; a run that is not this user's.
+      await post(server, file, "y".repeat(1001), page),
+      await post(server, { run }, "x", page),
+      await post(server, { run: "run_not-mine", name: "a.txt" }, "x", page),
+    ];
+    expect(refusals.map((r) => [r.status, r.body.error?.code])).toEqual([
+      [401, "unauthorized"],
+      [401, "unauthorized"],
+      [403, "unauthorized"],
+      [403, "unauthorized"],
+      [413, "invalid_call"],
+      [400, "invalid_call"],
+      [409, "run_ended"],
+    ]);
+    expect(refusals[4]?.body.error?.message).toContain("larger than 1000 bytes, the most one asset may be");
+    expect(await count(server)).toBe(0);
+    expect((await post(server, file, "fits", page)).status).toBe(200);
+  });
+
+  it("takes a few uploads of one person at once and refuses more until one ends", async () => {
+    await using server = await startTestServer();
+    const run = await editorRun(server);
+    const cookie = await server.login();
+    const { port } = new URL(server.url);
+    // Four uploads that have sent their head and part of their body, and wait.
+    const open = Array.from({ length: 4 }, (_, i) => {
+      const req = request({
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: `/assets?run=${run}&name=slow-${i}.txt`,
+        headers: { cookie, origin: server.url, "content-type": "text/plain", "content-length": "10" },
+      });
+      const answered = new Promise<number>((resolve) => req.on("response", (res) => resolve(res.statusCode ?? 0)));
+      req.write("12345");
+      return { req, answered };
+    });
+    // The server has them all before the fifth: each is being read once its first bytes are in.
+    let fifth: { status: number; body: Answer };
+    for (;;) {
+      fifth = await post(server, { run, name: "fifth.txt" }, "x", { cookie, origin: server.url });
+      if (fifth.status !== 200) break;
+      // One of the four had not been counted yet: that upload is in now; take it away again.
+      await server.app.store.sql("DELETE FROM assets WHERE name = 'fifth.txt'").run();
+    }
+    expect([fifth.status, fifth.body.error?.code]).toEqual([429, "invalid_call"]);
+    for (const { req } of open) req.end("67890");
+    expect(await Promise.all(open.map((o) => o.answered))).toEqual([200, 200, 200, 200]);
+    expect((await post(server, { run, name: "after.txt" }, "x", { cookie, origin: server.url })).status).toBe(200);
+  });
+});
