@@ -68,7 +68,7 @@ export class EditorController {
     readonly store: EditorStore,
     sessionId: string,
   ) {
-    this.calls = new UserCalls(api, sessionId, true);
+    this.calls = new UserCalls(api, sessionId);
     this.versions = new OpenVersions(store, this.calls);
     // The draft of the open workflow is kept while it differs from the stored one, and dropped when this
     // page's draft goes (saved, undone): a tab that was clean all along leaves another tab's draft be.

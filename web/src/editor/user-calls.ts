@@ -2,9 +2,8 @@
  * The person's own calls from the editor's controls: capability calls and `ui` authorisations on the
  * page's editor run, as the user (audited as the user's, never prompted). The run is started on first
  * use and restarted once if it has ended. Answers are decoded once, here, from the boundary encoding.
- * Files the person chooses go up as they are (`POST /assets`, with progress) where the page may upload
- * (the app's own page, `uploads`), up to the asset cap; elsewhere (a widget) inside a call, up to the
- * message cap. A file past the cap is refused here, before anything is sent.
+ * Files the person chooses go up as they are (`POST /assets`, with progress: the signed-in person's own
+ * page), up to the asset cap; a file past it is refused here, before anything is sent.
  */
 import { moduleSpecifier } from "../../../shared/capabilities/table.ts";
 import type { InvokeResult } from "../../../shared/capabilities/types.ts";
@@ -24,13 +23,11 @@ export type UploadProgress = (fraction: number) => void;
 export class UserCalls {
   #runId: Promise<string> | undefined;
   #calls = 0;
-  #limits: Promise<{ maxMessageBytes: number; maxAssetBytes: number }> | undefined;
+  #maxAssetBytes: Promise<number> | undefined;
 
   constructor(
     readonly api: Api,
     private readonly sessionId: string,
-    /** Whether this page may upload files over HTTP (`POST /assets`: the signed-in person's own page). */
-    private readonly uploads = false,
   ) {}
 
   #run(): Promise<string> {
@@ -66,27 +63,25 @@ export class UserCalls {
 
   /** A file the person chose (or dropped), saved as their asset (`assets.save`, by its name and type). */
   async saveFile(file: File, progress?: UploadProgress): Promise<InvokeResult> {
-    this.#limits ??= this.api.config.get.query().catch((err: unknown) => {
-      this.#limits = undefined;
-      throw err;
-    });
-    const limits = await this.#limits.catch(() => undefined);
-    // Inside a call a file travels as base64 (a third larger), with the call around it.
-    const most = limits && (this.uploads ? limits.maxAssetBytes : Math.floor((limits.maxMessageBytes - 4096) * 0.75));
+    this.#maxAssetBytes ??= this.api.config.get.query().then(
+      (limits) => limits.maxAssetBytes,
+      (err: unknown) => {
+        this.#maxAssetBytes = undefined;
+        throw err;
+      },
+    );
+    // Unknown (the server did not say): the server's own check refuses it instead.
+    const most = await this.#maxAssetBytes.catch(() => undefined);
     if (most !== undefined && file.size > most) {
       return {
         ok: false,
         error: {
           code: "invalid_call",
-          message: `${formatBytes(file.size)} is more than ${this.uploads ? "one asset may be" : "this page can send"} (${formatBytes(most)}). Upload something smaller (resize or compress it).`,
+          message: `${formatBytes(file.size)} is more than one asset may be (${formatBytes(most)}). Upload something smaller (resize or compress it).`,
         },
       };
     }
-    if (this.uploads) return this.#retry((runId) => upload(runId, file, progress));
-    const content = new Uint8Array(await file.arrayBuffer());
-    return this.invoke("assets", "save", [
-      { name: file.name, content, ...(file.type ? { content_type: file.type } : {}) },
-    ]);
+    return this.#retry((runId) => upload(runId, file, progress));
   }
 
   /** `run.authorize` of a `ui` capability as the user; `then` runs once it is allowed, before `run.complete`. */
