@@ -184,7 +184,7 @@ describe("the Assets tab", () => {
     expect(app.problems).toEqual([]);
   });
 
-  it("uploads a file larger than a message may be, with its progress, and refuses one past the asset cap before sending it", async () => {
+  it("uploads a file larger than a message may be, with its progress, stops one when asked, and refuses one past the asset cap before sending it", async () => {
     // A 1 MiB message cap and a 3 MiB asset cap: a 2 MiB photo fits one asset, not one message.
     await using app = await openApp({ maxBodyBytes: 1024 * 1024, assetMaxBytes: 3 * 1024 * 1024 });
     const { page } = app;
@@ -206,11 +206,20 @@ describe("the Assets tab", () => {
     const bar = view.getByRole("progressbar", { name: "Uploading take.raw" });
     await expect.poll(() => bar.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
     await view.getByRole("status").getByText("Uploaded 1 file.").waitFor();
+
+    // Stopped half-way (a slower link still): nothing is kept, and the tab says so.
+    await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: 256 * 1024 });
+    await view.getByLabel("Files to upload").setInputFiles([{ name: "stopped.raw", mimeType: "", buffer: bytes }]);
+    const stopping = view.getByRole("progressbar", { name: "Uploading stopped.raw" });
+    await expect.poll(() => stopping.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await view.getByRole("button", { name: "Stop uploading" }).click();
+    await view.getByRole("status").getByText("Stopped: 0 of 1 file uploaded.").waitFor();
     await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });
+    expect(await app.server.app.store.sql("SELECT name FROM assets").all()).toEqual([{ name: "take.raw" }]);
     const row = view.getByRole("list", { name: "Your assets" }).getByRole("listitem").filter({ hasText: "take.raw" });
     await row.getByText("application/octet-stream · 2.0 MiB", { exact: false }).waitFor();
-    expect(uploads).toHaveLength(1);
-    // The bar is gone once the file is up.
+    expect(uploads).toHaveLength(2);
+    // The bar is gone once no file is going up.
     expect(await view.getByRole("progressbar").count()).toBe(0);
 
     // Past the asset cap: said at once, nothing sent.
@@ -218,7 +227,7 @@ describe("the Assets tab", () => {
       .getByLabel("Files to upload")
       .setInputFiles([{ name: "huge.raw", mimeType: "", buffer: Buffer.alloc(4 * 1024 * 1024, 1) }]);
     await view.getByText("Not uploaded: huge.raw: 4.0 MiB is more than one asset may be (3.0 MiB).").waitFor();
-    expect(uploads).toHaveLength(1);
+    expect(uploads).toHaveLength(2);
     expect(app.problems).toEqual([]);
     expect(await accessibilityProblems(page)).toEqual([]);
   });

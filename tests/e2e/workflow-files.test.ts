@@ -235,6 +235,23 @@ describe("workflow files", () => {
     expect(Math.abs((box?.x ?? 0) - at.clientX)).toBeLessThan(4);
     expect(Math.abs((box?.y ?? 0) - at.clientY)).toBeLessThan(4);
 
+    // A large file on a slow link: a bar shows it going up, then its node comes.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    const slow = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 512 * 1024 };
+    await cdp.send("Network.emulateNetworkConditions", slow);
+    await drop(".react-flow__pane", [{ name: "big.txt", type: "text/plain", text: "x".repeat(1024 * 1024) }], {
+      x: 0.7,
+      y: 0.7,
+    });
+    const bar = page.getByRole("progressbar", { name: "Uploading big.txt" });
+    await expect.poll(() => bar.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await page.locator('.react-flow__node[data-id="asset_load_4"]').getByText("big.txt").waitFor();
+    expect(await bar.count()).toBe(0);
+    await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });
+    await page.getByRole("button", { name: "Undo" }).click();
+    await expect.poll(() => page.locator('.react-flow__node[data-id="asset_load_4"]').count()).toBe(0);
+
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Files · version 2").waitFor();
     const saved = (await server.app.store.sql("SELECT graph FROM workflows WHERE name = 'Files'").get()) as {
@@ -252,7 +269,7 @@ describe("workflow files", () => {
     await expect.poll(() => nodes.count()).toBe(2);
     await page.getByRole("button", { name: "Undo" }).click();
     await expect.poll(() => nodes.count()).toBe(0);
-    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 3 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 4 });
 
     // A JSON file of data (no graph, no nodes in it) is a file like the others, not a workflow to import.
     for (const [name, text] of [
@@ -265,7 +282,7 @@ describe("workflow files", () => {
         .getByText(name as string)
         .waitFor();
     }
-    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 5 });
+    expect(await server.app.store.sql("SELECT count(*) AS n FROM assets").get()).toEqual({ n: 6 });
     expect(await server.app.store.sql("SELECT name FROM workflows").all()).toEqual([{ name: "Files" }]);
     expect(app.problems).toEqual([]);
   });

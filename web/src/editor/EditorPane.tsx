@@ -63,6 +63,8 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const canAsk = useSyncExternalStore(asks?.subscribe ?? noAsks, asks?.getSnapshot ?? never);
   const flow = useReactFlow();
   const [notice, setNotice] = useState<Notice | undefined>();
+  /** A file dropped on the canvas going up, and how much of it has. */
+  const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
   const [selected, setSelected] = useState<string[]>([]);
   const [palette, setPalette] = useState<PaletteRequest | undefined>();
   /** What had focus when the palette opened: it has it back when the palette closes without adding. */
@@ -306,7 +308,10 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           problem(await controller.importFile(first));
           return;
         }
-        const { nodes, problem: why } = await controller.addFiles(files, place);
+        const { nodes, problem: why } = await controller.addFiles(files, place, (name, fraction) =>
+          setSending({ name, fraction }),
+        );
+        setSending(undefined);
         problem(why);
         if (nodes.length > 0) setSelectNow(nodes);
       })}
@@ -364,6 +369,14 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         <p className={notice.kind === "success" ? "notice success" : "banner"} role="status">
           {notice.text}
         </p>
+      ) : null}
+      {sending ? (
+        <progress
+          className="upload-progress"
+          aria-label={`Uploading ${sending.name}`}
+          max={1}
+          value={sending.fraction}
+        />
       ) : null}
       {workflow ? (
         <div className="editor-body">

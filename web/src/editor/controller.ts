@@ -304,12 +304,16 @@ export class EditorController {
   async addFiles(
     files: readonly File[],
     at: { x: number; y: number },
+    progress?: (name: string, fraction: number) => void,
   ): Promise<{ nodes: string[]; problem?: string | undefined }> {
     if (!this.store.getSnapshot().workflow) return { nodes: [], problem: OPEN_FIRST };
     const refused: string[] = [];
     const saved: { id: string; name: string }[] = [];
     for (const file of files) {
-      const result = await this.calls.saveFile(file).catch(() => undefined);
+      progress?.(file.name, 0);
+      const result = await this.calls
+        .saveFile(file, (fraction) => progress?.(file.name, fraction))
+        .catch(() => undefined);
       if (!result) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
       else if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
       else refused.push(`${file.name}: ${result.error.message}`);

@@ -62,7 +62,7 @@ export class UserCalls {
   }
 
   /** A file the person chose (or dropped), saved as their asset (`assets.save`, by its name and type). */
-  async saveFile(file: File, progress?: UploadProgress): Promise<InvokeResult> {
+  async saveFile(file: File, progress?: UploadProgress, stop?: AbortSignal): Promise<InvokeResult> {
     this.#maxAssetBytes ??= this.api.config.get.query().then(
       (limits) => limits.maxAssetBytes,
       (err: unknown) => {
@@ -81,7 +81,7 @@ export class UserCalls {
         },
       };
     }
-    return this.#retry((runId) => upload(runId, file, progress));
+    return this.#retry((runId) => upload(runId, file, progress, stop));
   }
 
   /** `run.authorize` of a `ui` capability as the user; `then` runs once it is allowed, before `run.complete`. */
@@ -138,11 +138,22 @@ export class UserCalls {
 /**
  * `POST /assets` with the file as the body (its type as the browser knows it), reporting progress;
  * answers as `run.invoke` does. A refusal before the call (not signed in, too large) answers
- * `{error}`, read as a failed call.
+ * `{error}`, read as a failed call; one stopped by `stop` answers `cancelled`.
  */
-function upload(runId: string, file: File, progress?: UploadProgress): Promise<ReturnType<typeof readAnswer>> {
+function upload(
+  runId: string,
+  file: File,
+  progress?: UploadProgress,
+  stop?: AbortSignal,
+): Promise<ReturnType<typeof readAnswer>> {
+  const stopped = {
+    ok: false as const,
+    error: { code: "cancelled" as const, message: `The upload of ${file.name} was stopped.` },
+  };
+  if (stop?.aborted) return Promise.resolve(stopped);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    stop?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.open("POST", `/assets?run=${encodeURIComponent(runId)}&name=${encodeURIComponent(file.name)}`);
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) progress?.(event.loaded / event.total);
@@ -158,7 +169,7 @@ function upload(runId: string, file: File, progress?: UploadProgress): Promise<R
       resolve(readAnswer(refused && body && typeof body === "object" ? { ok: false, ...body } : body));
     };
     xhr.onerror = () => reject(new Error("the upload did not reach the server"));
-    xhr.onabort = () => reject(new Error("the upload was stopped"));
+    xhr.onabort = () => resolve(stopped);
     xhr.send(file);
   });
 }

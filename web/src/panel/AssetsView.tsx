@@ -129,6 +129,8 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
   const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
   const [deleting, setDeleting] = useState<{ asset: Asset; opener: Element | null } | undefined>();
   const finder = useRef<HTMLInputElement>(null);
+  /** The uploads going on (each batch of files a person gave), for `Stop uploading`. */
+  const uploads = useRef(new Set<AbortController>());
   const [reads, setReads] = useState(0);
   const reread = useCallback(() => setReads((n) => n + 1), []);
   const wanted = query.trim();
@@ -154,19 +156,25 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
 
   const upload = async (files: readonly File[]) => {
     if (files.length === 0) return;
+    const stop = new AbortController();
+    uploads.current.add(stop);
     setNotice(`Uploading ${plural(files.length, "file")}…`);
     const refused: string[] = [];
+    let kept = 0;
     for (const file of files) {
+      if (stop.signal.aborted) break;
       setSending({ name: file.name, fraction: 0 });
       const saved = await calls
-        .saveFile(file, (fraction) => setSending({ name: file.name, fraction }))
+        .saveFile(file, (fraction) => setSending({ name: file.name, fraction }), stop.signal)
         .catch(() => undefined);
       if (!saved) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
-      else if (!saved.ok) refused.push(`${file.name}: ${saved.error.message}`);
+      else if (saved.ok) kept++;
+      else if (saved.error.code !== "cancelled") refused.push(`${file.name}: ${saved.error.message}`);
     }
-    setSending(undefined);
-    const kept = files.length - refused.length;
-    setNotice(kept > 0 ? `Uploaded ${plural(kept, "file")}.` : undefined);
+    uploads.current.delete(stop);
+    if (uploads.current.size === 0) setSending(undefined);
+    const stopped = stop.signal.aborted ? `Stopped: ${kept} of ${plural(files.length, "file")} uploaded.` : undefined;
+    setNotice(stopped ?? (kept > 0 ? `Uploaded ${plural(kept, "file")}.` : undefined));
     setProblem(refused.length > 0 ? `Not uploaded: ${refused.join(" ")}` : undefined);
     reread();
   };
@@ -214,12 +222,17 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
         </p>
       ) : null}
       {sending ? (
-        <progress
-          className="upload-progress"
-          aria-label={`Uploading ${sending.name}`}
-          max={1}
-          value={sending.fraction}
-        />
+        <div className="upload-progress">
+          <progress aria-label={`Uploading ${sending.name}`} max={1} value={sending.fraction} />
+          <button
+            type="button"
+            onClick={() => {
+              for (const stop of uploads.current) stop.abort();
+            }}
+          >
+            Stop uploading
+          </button>
+        </div>
       ) : null}
       <p className="status">
         {read === undefined
