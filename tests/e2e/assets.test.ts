@@ -8,7 +8,7 @@ import { PREVIEW_BYTES } from "../../web/src/panel/AssetText.tsx";
 import { startFakeOpenAI } from "../support/fake-models.ts";
 import { accessibilityProblems } from "./a11y.ts";
 import { agent } from "./agent-page.ts";
-import { openApp } from "./browser.ts";
+import { openApp, uploadStarted } from "./browser.ts";
 import { newWorkflow } from "./editor.ts";
 
 const text = (s: string) => new TextEncoder().encode(s);
@@ -203,15 +203,13 @@ describe("the Assets tab", () => {
     await cdp.send("Network.emulateNetworkConditions", slow);
     const bytes = Buffer.alloc(2 * 1024 * 1024, 7);
     await view.getByLabel("Files to upload").setInputFiles([{ name: "take.raw", mimeType: "", buffer: bytes }]);
-    const bar = view.getByRole("progressbar", { name: "Uploading take.raw" });
-    await expect.poll(() => bar.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await uploadStarted(page, "take.raw");
     await view.getByRole("status").getByText("Uploaded 1 file.").waitFor();
 
     // Stopped half-way (a slower link still): nothing is kept, and the tab says so.
     await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: 256 * 1024 });
     await view.getByLabel("Files to upload").setInputFiles([{ name: "stopped.raw", mimeType: "", buffer: bytes }]);
-    const stopping = view.getByRole("progressbar", { name: "Uploading stopped.raw" });
-    await expect.poll(() => stopping.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await uploadStarted(page, "stopped.raw");
     await view.getByRole("button", { name: "Stop uploading" }).click();
     await view.getByRole("status").getByText("Stopped: 0 of 1 file uploaded.").waitFor();
     await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });

@@ -148,3 +148,18 @@ export async function holdIndexedDb(page: Page, name = "keyval-store"): Promise<
     name,
   );
 }
+
+/**
+ * Waits (as long as the test may) until the bar of a file going up shows some of it sent: a slowed link
+ * makes it last, but how soon it starts depends on the machine.
+ */
+export async function uploadStarted(page: Page, fileName: string): Promise<void> {
+  await page.waitForFunction(
+    (label) => {
+      const bar = document.querySelector(`progress[aria-label="${CSS.escape(label)}"]`);
+      return bar instanceof HTMLProgressElement && bar.value > 0;
+    },
+    `Uploading ${fileName}`,
+    { timeout: 0 },
+  );
+}

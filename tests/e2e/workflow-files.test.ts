@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { accessibilityProblems } from "./a11y.ts";
-import { openApp } from "./browser.ts";
+import { openApp, uploadStarted } from "./browser.ts";
 import { addNode, newWorkflow, node, select, workflowAction } from "./editor.ts";
 
 const GRAPH = {
@@ -244,10 +244,9 @@ describe("workflow files", () => {
       x: 0.7,
       y: 0.7,
     });
-    const bar = page.getByRole("progressbar", { name: "Uploading big.txt" });
-    await expect.poll(() => bar.evaluate((el: HTMLProgressElement) => el.value).catch(() => 0)).toBeGreaterThan(0);
+    await uploadStarted(page, "big.txt");
     await page.locator('.react-flow__node[data-id="asset_load_4"]').getByText("big.txt").waitFor();
-    expect(await bar.count()).toBe(0);
+    expect(await page.getByRole("progressbar").count()).toBe(0);
     await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });
     await page.getByRole("button", { name: "Undo" }).click();
     await expect.poll(() => page.locator('.react-flow__node[data-id="asset_load_4"]').count()).toBe(0);
