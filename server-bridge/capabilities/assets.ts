@@ -4,10 +4,9 @@
  * another image type is refused, and everything else is kept as given and only ever served as an
  * attachment (see assets/serve.ts).
  */
-import { join } from "node:path";
 import { deleteAsset, getAsset, listAssets, saveAsset } from "../../shared/capabilities/specs/assets.specs.ts";
 import { formatBytes } from "../../shared/protocol/durations.ts";
-import { DiskBlobs } from "../assets/blobs.ts";
+import { blobsFor } from "../assets/blobs.ts";
 import { reencode } from "../assets/images.ts";
 import {
   claimsImage,
@@ -29,7 +28,7 @@ const MAX_TEXT_CHARS = 1_000_000;
 const RASTER_LIST = Object.keys(RASTER_FORMATS).join(", ");
 
 const assetsOf = (run: ServerRun) =>
-  run.services.assets ?? new AssetStore(run.services.store, new DiskBlobs(join(run.services.store.dataDir, "assets")));
+  run.services.assets ?? new AssetStore(run.services.store, blobsFor({}, run.services.store.dataDir));
 
 /** The text type a file name says (`totals.csv`: text/csv), for text saved without a type. */
 function textTypeOfName(name: string): string | undefined {

@@ -9,15 +9,11 @@ import { isCodedError } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import { ApiTokens } from "../auth/api-tokens.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
+import type { Io } from "./io.ts";
 
 export const USER_USAGE = "usage: user add <name> | user list";
 export const TOKEN_USAGE =
   "usage: token add --name <name> [--user <id>] | token list [--user <id>] | token revoke <name> [--user <id>]";
-
-interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-}
 
 type Services = Pick<AppServices, "store" | "credentials">;
 

@@ -11,16 +11,12 @@ import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { AppServices } from "../app-services.ts";
 import { DiskBlobs } from "../assets/blobs.ts";
+import type { Io } from "./io.ts";
 
 export const ASSETS_USAGE = [
   "usage: assets check | assets copy [--from <data dir>]",
   "exit: 0 every asset has its bytes, 1 some do not (listed), 2 usage, 3 the storage did not answer",
 ].join("\n");
-
-interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-}
 
 interface Missing {
   id: string;

@@ -9,6 +9,7 @@
 import { isCodedError } from "../../shared/protocol/errors.ts";
 import type { AppServices } from "../app-services.ts";
 import { LOCAL_USER } from "../auth/tokens.ts";
+import type { Io } from "./io.ts";
 
 export const WIDGET_USAGE = [
   "usage: widget add --origin <https://app.example> [--origin <another>] [--modules a,b] [--max-mode plan|default|auto]",
@@ -16,11 +17,6 @@ export const WIDGET_USAGE = [
   "       widget list [--user <owner id>]",
   "       widget revoke <widget id> [--user <owner id>]",
 ].join("\n");
-
-interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-}
 
 const VALUED = new Set(["origin", "modules", "max-mode", "max-actions", "calls-per-minute", "user"]);
 const FLAGS = new Set(["act-as-owner"]);

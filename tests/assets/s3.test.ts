@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import { ASSETS, b64, png, unb64 } from "./support.ts";
 
 const bucketOf = (s3: FakeS3, prefix = "team/") => ({
-  assetS3: { bucket: s3.bucket, prefix, region: "us-east-1", endpoint: s3.url, credentials: s3.credentials },
+  assetS3: s3.config(prefix),
 });
 const keyOf = (bytes: Uint8Array | string, prefix = "team/") => {
   const sha = createHash("sha256").update(bytes).digest("hex");
@@ -139,13 +139,7 @@ describe("assets in an S3-compatible bucket", () => {
 describe("checking a bucket", () => {
   it("says it answers only when the bucket itself does: not a misspelled one, not with a wrong secret", async () => {
     await using s3 = await startFakeS3();
-    const config = {
-      bucket: s3.bucket,
-      prefix: "",
-      region: "us-east-1",
-      endpoint: s3.url,
-      credentials: s3.credentials,
-    };
+    const config = s3.config();
     expect(await checkBlobs(new S3Blobs(config))).toEqual({
       ok: true,
       text: `s3://${s3.bucket}/ at ${s3.url} answers`,

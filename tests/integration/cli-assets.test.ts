@@ -87,7 +87,7 @@ describe("assets check | copy", () => {
     rmSync(join(dataDir, "assets"), { recursive: true, force: true });
     const onBucket = await startTestServer(
       {
-        assetS3: { bucket: s3.bucket, prefix: "", region: "us-east-1", endpoint: s3.url, credentials: s3.credentials },
+        assetS3: s3.config(),
       },
       dataDir,
     );

@@ -103,13 +103,7 @@ describe("two servers on one store", () => {
     "on one Postgres with DATA_DIRs of their own and one bucket (ASSET_S3_BUCKET), an asset saved on A is served, read and deleted on B",
     async () => {
       await using s3 = await startFakeS3();
-      const assetS3 = {
-        bucket: s3.bucket,
-        prefix: "",
-        region: "us-east-1",
-        endpoint: s3.url,
-        credentials: s3.credentials,
-      };
+      const assetS3 = s3.config();
       await using a = await startTestServer({ assetS3 });
       const saved = answerValue<{ id: string }>(
         await (await openRun(a, "auto")).call(ASSETS, "save", [{ name: "report.txt", content: "saved on A" }]),

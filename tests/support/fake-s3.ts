@@ -9,6 +9,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { S3BlobConfig } from "../../server-bridge/assets/s3-blobs.ts";
 
 export interface FakeS3 {
   /** `http://127.0.0.1:<port>` (for `ASSET_S3_ENDPOINT`). */
@@ -23,6 +24,8 @@ export interface FakeS3 {
   readonly refusals: string[];
   /** While true, every request answers 503 SlowDown (an unavailable store). */
   down: boolean;
+  /** The server's `assetS3` setting for this bucket, objects under `prefix`. */
+  config(prefix?: string): S3BlobConfig;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -106,6 +109,7 @@ export async function startFakeS3(bucket = "team-assets"): Promise<FakeS3> {
     set down(value: boolean) {
       state.down = value;
     },
+    config: (prefix = "") => ({ bucket, prefix, region: REGION, endpoint: fake.url, credentials }),
     close,
     [Symbol.asyncDispose]: close,
   };
