@@ -25,6 +25,13 @@ export const UPLOADS_PER_USER = 4;
 /** Uploads arriving, by server and user. */
 const uploading = new Map<string, number>();
 
+/** How many uploads `app` is receiving now, everyone's. */
+export function uploadsArriving(app: Pick<AppServices, "owner">): number {
+  let total = 0;
+  for (const [key, n] of uploading) if (key.startsWith(`${app.owner}:`)) total += n;
+  return total;
+}
+
 export async function uploadAsset(app: AppServices, req: IncomingMessage, res: ServerResponse, url: URL) {
   const caller = await identify(app, req, ["cookie"]);
   if (!caller) {
