@@ -21,6 +21,19 @@ import { typeOfFileName } from "./media-types.ts";
 export const UPLOAD_PATH = "/assets";
 /** Uploads one user may have arriving at once; more are refused (429) until one ends. */
 export const UPLOADS_PER_USER = 4;
+/** The slowest link an upload is waited for: it may take the request deadline plus its size at this rate. */
+export const UPLOAD_FLOOR_BYTES_PER_SECOND = 32 * 1024;
+
+/**
+ * How long `req` may take to arrive: an upload its size at the floor rate more than any request (a
+ * 25 MiB photo over a poor phone link takes minutes), sized by what it declares or else the cap.
+ */
+export function arrivalDeadlineMs(req: IncomingMessage, requestTimeoutMs: number, maxBytes: number): number {
+  if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== UPLOAD_PATH) return requestTimeoutMs;
+  const declared = Number(req.headers["content-length"]);
+  const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBytes) : maxBytes;
+  return requestTimeoutMs + Math.ceil((bytes / UPLOAD_FLOOR_BYTES_PER_SECOND) * 1000);
+}
 
 /** Uploads arriving, by server and user. */
 const uploading = new Map<string, number>();

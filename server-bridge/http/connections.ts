@@ -1,12 +1,14 @@
 /**
- * Connection-level bounds of the HTTP server, before any request is parsed: how long a client may take
- * to send its headers and its whole request (Node's `headersTimeout` and `requestTimeout`, which end
- * when the request has been received: a long response, an event stream or a held call, is not a slow
- * request), and how many sockets one client address may hold open at once. A socket past the cap is
- * closed at once, before anything on it is read, so clients trickling bytes can never starve the rest.
+ * Connection-level bounds of the HTTP server: how long a client may take to send its headers (Node's
+ * `headersTimeout`) and then its body (a deadline per request, which ends once the body has arrived,
+ * read or not: a long answer, an event stream or a held call, is not a slow request), and how many
+ * sockets one client address may hold open at once. A socket past the cap is closed at once, before
+ * anything on it is read, so clients trickling bytes can never starve the rest.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { formatMs } from "../../shared/protocol/durations.ts";
+import { refuse } from "./respond.ts";
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -19,10 +21,19 @@ export function checkingIntervalMs(limits: Pick<ConnectionLimits, "headersTimeou
   return Math.max(100, Math.min(5_000, Math.floor(limits.headersTimeoutMs / 4)));
 }
 
-/** Applies the timeouts and the per-address cap to `server`; returns how many sockets each address holds. */
-export function limitConnections(server: Server, limits: ConnectionLimits): Map<string, number> {
+/**
+ * Applies the deadlines and the per-address cap to `server`; returns how many sockets each address holds.
+ * `bodyDeadlineMs` may give a request longer than `requestTimeoutMs` to arrive (an upload, by its size).
+ */
+export function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  bodyDeadlineMs: (req: IncomingMessage) => number = () => limits.requestTimeoutMs,
+): Map<string, number> {
   server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
+  // Node's own request deadline is one for every request; ours is per request, from its headers on.
+  server.requestTimeout = 0;
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => endIfNotArrived(req, res, bodyDeadlineMs(req)));
   const open = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress;
@@ -44,4 +55,30 @@ export function limitConnections(server: Server, limits: ConnectionLimits): Map<
     });
   });
   return open;
+}
+
+/** How long a client that was answered 408 has to read it before its socket is closed under it. */
+const LINGER_MS = 1_000;
+
+/**
+ * Ends `req` if its body is still arriving `deadlineMs` after its headers: 408 with `Connection: close`
+ * when nothing was answered yet, then the socket a moment later (a client still sending is not made
+ * to lose the answer by a reset, nor may it hold the socket half-closed), else the socket at once.
+ */
+function endIfNotArrived(req: IncomingMessage, res: ServerResponse, deadlineMs: number): void {
+  if (req.complete) return;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    // The request itself is destroyed (and its socket with it): a reader of its body learns it ended
+    // (once answered, a request is no longer Node's to abort when its socket closes).
+    if (res.headersSent) {
+      req.destroy();
+      return;
+    }
+    refuse(res, 408, "timeout", `The request did not arrive within ${formatMs(deadlineMs)}.`);
+    res.once("finish", () => setTimeout(() => req.destroy(), LINGER_MS).unref());
+  }, deadlineMs);
+  const stop = () => clearTimeout(timer);
+  req.once("end", stop).once("close", stop);
+  res.once("close", stop);
 }

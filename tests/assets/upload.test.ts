@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
-import { uploadsArriving } from "../../server-bridge/assets/upload.ts";
+import { UPLOAD_FLOOR_BYTES_PER_SECOND, uploadsArriving } from "../../server-bridge/assets/upload.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { png } from "./support.ts";
 
@@ -36,6 +36,48 @@ function post(
     body: new Blob([typeof body === "string" ? body : Buffer.from(body)]),
     headers,
   }).then(async (res) => ({ status: res.status, body: (await res.json()) as Answer }));
+}
+
+/** An upload from `cookie`'s page of `size` bytes: `pieces` sixteenths of it, `everyMs` apart, then nothing more. */
+function trickled(
+  server: TestServer,
+  query: Record<string, string>,
+  cookie: string,
+  { size, pieces, everyMs }: { size: number; pieces: number; everyMs: number },
+): Promise<{ status: number; headers: Record<string, unknown>; body: Answer }> {
+  const { port } = new URL(server.url);
+  const req = request({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path: `/assets?${new URLSearchParams(query)}`,
+    headers: { cookie, origin: server.url, "content-length": String(size) },
+  });
+  const piece = Buffer.alloc(size / 16, "x");
+  return new Promise((resolve, reject) => {
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString()) as Answer;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent >= pieces || req.destroyed) {
+        clearInterval(timer);
+        return;
+      }
+      sent++;
+      req.write(piece);
+    }, everyMs);
+  });
 }
 
 const count = async (server: TestServer) =>
@@ -155,5 +197,24 @@ describe("POST /assets: the person's upload", () => {
     for (const { req } of open) req.end("67890");
     expect(await Promise.all(open.map((o) => o.answered))).toEqual([200, 200, 200, 200]);
     expect((await post(server, { run, name: "after.txt" }, "x", { cookie, origin: server.url })).status).toBe(200);
+  });
+
+  it("waits for a file on a slow link as long as its size needs at the floor rate, and ends one that stops arriving (408)", async () => {
+    await using server = await startTestServer({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const run = await editorRun(server);
+    const cookie = await server.login();
+    // Twice the floor rate's second: the request deadline and 2 s more. It arrives in 16 pieces over
+    // about 1.2 s, three times as long as any other request may take to arrive.
+    const size = 2 * UPLOAD_FLOOR_BYTES_PER_SECOND;
+    const slow = await trickled(server, { run, name: "slow.bin" }, cookie, { size, pieces: 16, everyMs: 75 });
+    expect(slow).toMatchObject({ status: 200, body: { ok: true, value: { name: "slow.bin", size } } });
+
+    // Half a file, then nothing: ended once its time is up, with a code, and nothing is kept.
+    const stalled = await trickled(server, { run, name: "stalled.bin" }, cookie, { size, pieces: 8, everyMs: 10 });
+    expect([stalled.status, stalled.body.error?.code, stalled.headers.connection]).toEqual([408, "timeout", "close"]);
+    expect(stalled.body.error?.message).toMatch(/did not arrive within 2\.\d s/);
+    expect(await count(server)).toBe(1);
+    // The server let go of it (it counts no upload arriving once the socket closed).
+    while (uploadsArriving(server.app) > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   });
 });
