@@ -4,11 +4,21 @@
  * servers on one Postgres share whatever their DATA_DIR. The rows stay in the store (assets/store.ts),
  * which decides when a blob is written and removed.
  */
-import { createReadStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { newId } from "../../shared/gate/approvals.ts";
 import type { ServerConfig } from "../config.ts";
+import { contentName, contentOfName } from "./content-names.ts";
 import { S3Blobs } from "./s3-blobs.ts";
 
 export interface Blobs {
@@ -21,6 +31,8 @@ export interface Blobs {
   /** The bytes as a stream (for serving), or undefined when they are not stored. */
   open(sha256: string): Promise<Readable | undefined>;
   remove(sha256: string): Promise<void>;
+  /** The hash of every content stored here, in no set order; names that are not ours are passed over. */
+  list(): AsyncIterable<string>;
   /** What to tell the owner of a row whose bytes are not here: where this server looked, what to do. */
   missing(assetId: string): string;
   /** Where the bytes live, for the operator (`npm start` prints it). */
@@ -61,7 +73,7 @@ export class DiskBlobs implements Blobs {
   async check(): Promise<void> {}
 
   #path(sha256: string): string {
-    return join(this.root, sha256.slice(0, 2), sha256);
+    return join(this.root, contentName(sha256));
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -73,7 +85,7 @@ export class DiskBlobs implements Blobs {
     const tmp = join(tmpDir, newId("part"));
     try {
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-      mkdirSync(join(this.root, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
+      mkdirSync(dirname(this.#path(sha256)), { recursive: true, mode: 0o700 });
       writeFileSync(tmp, bytes, { mode: 0o600 });
       renameSync(tmp, this.#path(sha256));
     } finally {
@@ -93,6 +105,17 @@ export class DiskBlobs implements Blobs {
 
   async remove(sha256: string): Promise<void> {
     rmSync(this.#path(sha256), { force: true });
+  }
+
+  async *list(): AsyncIterable<string> {
+    if (!existsSync(this.root)) return;
+    for (const dir of readdirSync(this.root)) {
+      if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+      for (const name of readdirSync(join(this.root, dir))) {
+        const sha256 = contentOfName(`${dir}/${name}`);
+        if (sha256) yield sha256;
+      }
+    }
   }
 
   /**

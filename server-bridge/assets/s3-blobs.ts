@@ -8,6 +8,7 @@
 import type { Readable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { Blobs } from "./blobs.ts";
+import { contentName, contentOfName } from "./content-names.ts";
 
 export interface S3BlobConfig {
   bucket: string;
@@ -54,7 +55,7 @@ export class S3Blobs implements Blobs {
   }
 
   #object(sha256: string) {
-    return { Bucket: this.config.bucket, Key: `${this.config.prefix}${sha256.slice(0, 2)}/${sha256}` };
+    return { Bucket: this.config.bucket, Key: `${this.config.prefix}${contentName(sha256)}` };
   }
 
   async has(sha256: string): Promise<boolean> {
@@ -108,6 +109,24 @@ export class S3Blobs implements Blobs {
     await client.send(new sdk.DeleteObjectCommand(this.#object(sha256)), {
       abortSignal: AbortSignal.timeout(SHORT_MS),
     });
+  }
+
+  /** ListObjectsV2 under the prefix, page by page (s3:ListBucket); other objects there are passed over. */
+  async *list(): AsyncIterable<string> {
+    const { sdk, client } = await this.#open();
+    const { bucket, prefix } = this.config;
+    let token: string | undefined;
+    do {
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        { abortSignal: AbortSignal.timeout(SHORT_MS) },
+      );
+      for (const { Key } of page.Contents ?? []) {
+        const sha256 = Key?.startsWith(prefix) ? contentOfName(Key.slice(prefix.length)) : undefined;
+        if (sha256) yield sha256;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   /** The bucket itself answers (HeadBucket: s3:ListBucket), whatever objects it holds. */

@@ -145,12 +145,22 @@ export class AssetStore {
    * leave bytes nobody names (logged), never a row without its bytes.
    */
   async #dropIfUnnamed(sha256: string): Promise<void> {
-    await this.store
-      .tx(async () => {
-        const named = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(sha256);
-        if (!named) await this.blobs.remove(sha256);
-      })
-      .catch((err: unknown) => this.log(`asset bytes ${sha256} named by no asset could not be removed`, err));
+    await this.removeIfUnnamed(sha256).catch((err: unknown) =>
+      this.log(`asset bytes ${sha256} named by no asset could not be removed`, err),
+    );
+  }
+
+  /**
+   * Removes the bytes `sha256` unless an asset names them, inside a transaction, so no save can name
+   * them in between (a save checks its bytes again inside its own). Answers whether they were removed.
+   */
+  async removeIfUnnamed(sha256: string): Promise<boolean> {
+    return this.store.tx(async () => {
+      const named = await this.store.sql("SELECT 1 FROM assets WHERE sha256 = ? LIMIT 1").get(sha256);
+      if (named) return false;
+      await this.blobs.remove(sha256);
+      return true;
+    });
   }
 
   async find(userId: string, id: string): Promise<AssetRow | undefined> {

@@ -1,11 +1,13 @@
 /**
- * `assets check` and `assets copy [--from <data dir>]`: for an operator moving asset bytes to a bucket
- * (`ASSET_S3_BUCKET`) or between servers. `check` asks the configured storage for the bytes of every
- * content a row names and lists the assets whose bytes are not there; `copy` writes, into the
- * configured storage, every such content it finds on disk under the given data directory (default
- * `$DATA_DIR`), checked against its hash on the way. Both print JSON on stdout and progress on stderr;
- * `copy` may be stopped and run again (what is there is skipped). Exit codes: 0 every asset has its
- * bytes, 1 some do not, 2 usage, 3 the storage did not answer (nothing was judged missing).
+ * `assets check`, `assets copy [--from <data dir>]` and `assets sweep [--dry-run]`: for an operator
+ * moving asset bytes to a bucket (`ASSET_S3_BUCKET`) or between servers, and tidying it. `check` asks
+ * the configured storage for the bytes of every content a row names and lists the assets whose bytes
+ * are not there; `copy` writes, into the configured storage, every such content it finds on disk under
+ * the given data directory (default `$DATA_DIR`), checked against its hash on the way; `sweep` removes
+ * the bytes no asset names (left by a removal the storage failed to confirm, or by a copy of assets
+ * since deleted). All print JSON on stdout and progress on stderr, and may be stopped and run again.
+ * Exit codes: 0 every asset has its bytes (for sweep: done), 1 some do not, 2 usage, 3 the storage did
+ * not answer (nothing was judged missing).
  */
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
@@ -14,7 +16,7 @@ import { DiskBlobs } from "../assets/blobs.ts";
 import type { Io } from "./io.ts";
 
 export const ASSETS_USAGE = [
-  "usage: assets check | assets copy [--from <data dir>]",
+  "usage: assets check | assets copy [--from <data dir>] | assets sweep [--dry-run]",
   "exit: 0 every asset has its bytes, 1 some do not (listed), 2 usage, 3 the storage did not answer",
 ].join("\n");
 
@@ -33,13 +35,16 @@ export async function assetsCommand(
   io: Io,
 ): Promise<number> {
   const [verb, ...rest] = argv;
+  const { blobs } = app.assets;
+  if (verb === "sweep" && (rest.length === 0 || (rest.length === 1 && rest[0] === "--dry-run"))) {
+    return await sweep(app, io, rest.length === 1).catch((err: unknown) => notAnswering(blobs.where, err, io));
+  }
   const from =
     verb === "copy" && rest.length === 2 && rest[0] === "--from" ? rest[1] : rest.length === 0 ? undefined : null;
   if ((verb !== "check" && verb !== "copy") || from === null) {
     io.stderr.write(`${ASSETS_USAGE}\n`);
     return 2;
   }
-  const { blobs } = app.assets;
   const source = new DiskBlobs(join(resolve(from ?? app.config.dataDir), "assets"));
   if (verb === "copy" && source.where === blobs.where) {
     io.stderr.write(
@@ -47,14 +52,45 @@ export async function assetsCommand(
     );
     return 2;
   }
-  try {
-    return await judge(verb, source, app, io);
-  } catch (err) {
-    // The storage failed (down, wrong keys, no such bucket): nothing is judged missing on its word.
-    const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    io.stderr.write(`${blobs.where} did not answer (${reason.slice(0, 300)}); nothing was judged missing.\n`);
-    return 3;
+  return await judge(verb, source, app, io).catch((err: unknown) => notAnswering(blobs.where, err, io));
+}
+
+/** The storage failed (down, wrong keys, no such bucket): nothing is judged missing on its word. */
+function notAnswering(where: string, err: unknown, io: Io): number {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  io.stderr.write(`${where} did not answer (${reason.slice(0, 300)}); nothing was judged missing.\n`);
+  return 3;
+}
+
+/**
+ * Every content in the storage that no asset names is removed (or, with `dryRun`, counted), each in a
+ * transaction that looks again, so a save naming it meanwhile keeps it.
+ */
+async function sweep(app: Pick<AppServices, "store" | "assets">, io: Io, dryRun: boolean): Promise<number> {
+  const { blobs } = app.assets;
+  await blobs.check();
+  const rows = (await app.store.sql("SELECT DISTINCT sha256 FROM assets").all()) as { sha256: string }[];
+  const named = new Set(rows.map((r) => r.sha256));
+  let listed = 0;
+  let unnamed = 0;
+  let removed = 0;
+  for await (const sha256 of blobs.list()) {
+    listed++;
+    if (!named.has(sha256)) {
+      unnamed++;
+      if (!dryRun && (await app.assets.removeIfUnnamed(sha256))) removed++;
+    }
+    if (listed % EVERY === 0) io.stderr.write(`${listed} contents looked at in ${blobs.where}\n`);
   }
+  io.stdout.write(
+    `${JSON.stringify({ storage: blobs.where, listed, named: listed - unnamed, unnamed, removed, dry_run: dryRun })}\n`,
+  );
+  io.stderr.write(
+    dryRun
+      ? `${unnamed} of ${listed} contents in ${blobs.where} are named by no asset; run without --dry-run to remove them.\n`
+      : `${removed} of ${listed} contents in ${blobs.where} removed: no asset named them.\n`,
+  );
+  return 0;
 }
 
 async function judge(

@@ -1,19 +1,23 @@
 /**
- * `assets check` and `assets copy` as an operator runs them (a real process on the suite's store),
- * moving a server's asset files into a bucket: what is missing is listed by asset, the copy is checked
- * against each content's hash, may run again, and afterwards a server on the bucket serves every asset
- * with no files on its disk.
+ * `assets check`, `assets copy` and `assets sweep` as an operator runs them (a real process on the
+ * suite's store), moving a server's asset files into a bucket: what is missing is listed by asset, the
+ * copy is checked against each content's hash, may run again, and afterwards a server on the bucket
+ * serves every asset with no files on its disk; the sweep removes the bytes no asset names, and only
+ * those.
  */
 import { createHash } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { contentName } from "../../server-bridge/assets/content-names.ts";
 import { answerValue, openRun } from "../engine/support.ts";
 import { cliOn } from "../support/cli.ts";
 import { startFakeS3 } from "../support/fake-s3.ts";
 import { startTestServer, tempDir } from "../support/server.ts";
 
 const ASSETS = "@nodetool-ai/sandbox-nodetool/assets";
+
+const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
 interface Report {
   storage: string;
@@ -119,5 +123,73 @@ describe("assets check | copy", () => {
     expect((await cliOn(dataDir, ["assets", "copy", "--from"])).stderr).toContain("usage: assets check | assets copy");
     expect((await cliOn(dataDir, ["assets", "check"])).stdout).toContain('"contents":0');
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("sweeps the bytes no asset names from the bucket (a delete the bucket failed to confirm) and from disk, and nothing else", async () => {
+    // Two objects a page, so the sweep reads the bucket's listing page after page.
+    await using s3 = await startFakeS3("team-assets", { pageSize: 2 });
+    const dataDir = tempDir();
+    const server = await startTestServer({ assetS3: s3.config("assets/") }, dataDir);
+    const { call } = await openRun(server, "auto");
+    const kept = answerValue<{ id: string }>(await call(ASSETS, "save", ["kept.txt", "kept"]));
+    const gone = answerValue<{ id: string }>(await call(ASSETS, "save", ["gone.txt", "gone"]));
+    // The bucket stops answering while an asset is deleted: the row goes, its bytes stay, named by nothing.
+    s3.down = true;
+    answerValue(await call(ASSETS, "delete", [gone.id]));
+    s3.down = false;
+    await server.close();
+    expect(s3.objects.has(`assets/${contentName(hash("gone"))}`)).toBe(true);
+    // Objects that are not the server's: outside its prefix, and names it never writes.
+    const foreign = [`other/${contentName(hash("x"))}`, "assets/readme.txt", `assets/ab/${hash("y")}`];
+    for (const key of foreign) s3.objects.set(key, Buffer.from("not ours"));
+    const bucket = {
+      ASSET_S3_BUCKET: s3.bucket,
+      ASSET_S3_PREFIX: "assets/",
+      ASSET_S3_ENDPOINT: s3.url,
+      ASSET_S3_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+      ASSET_S3_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    };
+
+    const asked = s3.requests.length;
+    const dry = await cliOn(dataDir, ["assets", "sweep", "--dry-run"], { env: bucket });
+    // Four objects under the prefix, two a page: the listing was read in two pages.
+    expect(s3.requests.slice(asked).filter((r) => r === "GET ")).toHaveLength(2);
+    expect([dry.status, JSON.parse(dry.stdout)]).toEqual([
+      0,
+      { storage: `s3://${s3.bucket}/assets/ at ${s3.url}`, listed: 2, named: 1, unnamed: 1, removed: 0, dry_run: true },
+    ]);
+    expect(dry.stderr).toContain("1 of 2 contents");
+    expect(s3.objects.size).toBe(5);
+
+    const swept = await cliOn(dataDir, ["assets", "sweep"], { env: bucket });
+    expect([swept.status, JSON.parse(swept.stdout)]).toMatchObject([0, { listed: 2, unnamed: 1, removed: 1 }]);
+    expect([...s3.objects.keys()].sort()).toEqual([`assets/${contentName(hash("kept"))}`, ...foreign].sort());
+    expect(JSON.parse((await cliOn(dataDir, ["assets", "sweep"], { env: bucket })).stdout)).toMatchObject({
+      unnamed: 0,
+      removed: 0,
+    });
+    expect((await cliOn(dataDir, ["assets", "check"], { env: bucket })).status).toBe(0);
+
+    // On disk alike: a file no asset names goes; the asset's own, a half-written part and a stray stay.
+    const diskDir = tempDir();
+    {
+      const onDisk = await startTestServer({}, diskDir);
+      answerValue(await (await openRun(onDisk, "auto")).call(ASSETS, "save", ["a.txt", "on disk"]));
+      await onDisk.close();
+    }
+    const root = join(diskDir, "assets");
+    const orphan = join(root, contentName(hash("orphan")));
+    mkdirSync(join(orphan, ".."), { recursive: true });
+    writeFileSync(orphan, "orphan");
+    mkdirSync(join(root, "tmp"), { recursive: true });
+    writeFileSync(join(root, "tmp", "part_1"), "half");
+    writeFileSync(join(root, contentName(hash("on disk")).slice(0, 2), "stray"), "stray");
+    const onDisk = await cliOn(diskDir, ["assets", "sweep"]);
+    expect([onDisk.status, JSON.parse(onDisk.stdout)]).toMatchObject([0, { listed: 2, unnamed: 1, removed: 1 }]);
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(join(root, contentName(hash("on disk"))))).toBe(true);
+    expect(existsSync(join(root, "tmp", "part_1"))).toBe(true);
+    expect((await cliOn(diskDir, ["assets", "check"])).status).toBe(0);
+    expect((await cliOn(diskDir, ["assets", "sweep", "--now"])).status).toBe(2);
   });
 });

@@ -228,7 +228,10 @@ describe("--help", () => {
     [["token", "--help"], /^usage: token add --name <name>/],
     [["token", "revoke", "-h"], /^usage: token add --name <name>/],
     [["widget", "--help"], /^usage: widget add --origin/],
-    [["assets", "--help"], /^usage: assets check \| assets copy \[--from <data dir>\]\nexit: 0 every asset/],
+    [
+      ["assets", "--help"],
+      /^usage: assets check \| assets copy \[--from <data dir>\] \| assets sweep \[--dry-run\]\nexit: 0 every asset/,
+    ],
   ];
   for (const [args, usage] of commands) {
     it(`${args.join(" ")} prints the usage on stdout and exits 0`, async () => {

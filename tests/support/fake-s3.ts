@@ -1,7 +1,8 @@
 /**
  * An S3-compatible object store for tests (a cloud bucket cannot exist here): a real HTTP server on
  * loopback speaking the REST subset the asset store uses, path-style (`/<bucket>/<key>`): PUT, GET,
- * HEAD and DELETE of an object and HEAD of the bucket, with S3's XML errors. It checks what a real one checks: every request
+ * HEAD and DELETE of an object, HEAD of the bucket and ListObjectsV2 (in pages of `pageSize`, with
+ * continuation tokens), with S3's XML. It checks what a real one checks: every request
  * signed with AWS Signature Version 4 by a known key (the signature recomputed here), the payload's
  * declared SHA-256 against the bytes, the bucket existing. `down` makes it answer 503s, as a store
  * that is unavailable does.
@@ -32,7 +33,7 @@ export interface FakeS3 {
 
 const REGION = "us-east-1";
 
-export async function startFakeS3(bucket = "team-assets"): Promise<FakeS3> {
+export async function startFakeS3(bucket = "team-assets", { pageSize = 1000 } = {}): Promise<FakeS3> {
   const credentials = { accessKeyId: "AKIAFAKETEST0000001", secretAccessKey: "fake-secret-key-for-tests-only" };
   const objects = new Map<string, Buffer>();
   const requests: string[] = [];
@@ -63,6 +64,9 @@ export async function startFakeS3(bucket = "team-assets"): Promise<FakeS3> {
       res.writeHead(200, { "x-amz-bucket-region": REGION }).end();
       return;
     }
+    if (key === "" && method === "GET" && url.searchParams.get("list-type") === "2") {
+      return list(res, url.searchParams.get("prefix") ?? "", url.searchParams.get("continuation-token"));
+    }
     const stored = objects.get(key);
     const etag = (bytes: Buffer) => `"${createHash("md5").update(bytes).digest("hex")}"`;
     switch (method) {
@@ -88,6 +92,25 @@ export async function startFakeS3(bucket = "team-assets"): Promise<FakeS3> {
       default:
         error(res, method, 405, "MethodNotAllowed", "The specified method is not allowed against this resource.");
     }
+  }
+
+  /** ListObjectsV2: keys under `prefix` in order, `pageSize` at a time; the token is the last key sent, in hex. */
+  function list(res: ServerResponse, prefix: string, token: string | null) {
+    const after = token ? Buffer.from(token, "hex").toString() : "";
+    const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
+    const page = keys.slice(0, pageSize);
+    const truncated = keys.length > page.length;
+    const text = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const contents = page.map((k) => {
+      const bytes = objects.get(k) ?? Buffer.alloc(0);
+      return `<Contents><Key>${text(k)}</Key><LastModified>${new Date().toISOString()}</LastModified><ETag>&quot;${createHash("md5").update(bytes).digest("hex")}&quot;</ETag><Size>${bytes.byteLength}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
+    });
+    const next = truncated
+      ? `<NextContinuationToken>${Buffer.from(page.at(-1) ?? "").toString("hex")}</NextContinuationToken>`
+      : "";
+    const listing = `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucket}</Name><Prefix>${text(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${pageSize}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents.join("")}${next}</ListBucketResult>`;
+    res.writeHead(200, { "Content-Type": "application/xml", "Content-Length": String(Buffer.byteLength(listing)) });
+    res.end(listing);
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
