@@ -247,6 +247,17 @@ describe("workflow files", () => {
     await uploadStarted(page, "big.txt");
     await page.locator('.react-flow__node[data-id="asset_load_4"]').getByText("big.txt").waitFor();
     expect(await page.getByRole("progressbar").count()).toBe(0);
+    // One stopped on the way up (a slower link still): nothing of it is kept and no node comes.
+    await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: 128 * 1024 });
+    await drop(".react-flow__pane", [{ name: "stopped.txt", type: "text/plain", text: "x".repeat(1024 * 1024) }], {
+      x: 0.5,
+      y: 0.5,
+    });
+    await uploadStarted(page, "stopped.txt");
+    await page.getByRole("button", { name: "Stop uploading" }).click();
+    await page.getByRole("status").getByText("Stopped: 0 of 1 file uploaded and added.").waitFor();
+    expect(await page.getByRole("progressbar").count()).toBe(0);
+    expect(await page.locator('.react-flow__node[data-id="asset_load_5"]').count()).toBe(0);
     await cdp.send("Network.emulateNetworkConditions", { ...slow, uploadThroughput: -1 });
     await page.getByRole("button", { name: "Undo" }).click();
     await expect.poll(() => page.locator('.react-flow__node[data-id="asset_load_4"]').count()).toBe(0);

@@ -65,6 +65,8 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const [notice, setNotice] = useState<Notice | undefined>();
   /** A file dropped on the canvas going up, and how much of it has. */
   const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
+  /** The files dropped on the canvas going up now, for `Stop uploading`. */
+  const dropping = useRef<AbortController | undefined>(undefined);
   const [selected, setSelected] = useState<string[]>([]);
   const [palette, setPalette] = useState<PaletteRequest | undefined>();
   /** What had focus when the palette opened: it has it back when the palette closes without adding. */
@@ -308,10 +310,18 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           problem(await controller.importFile(first));
           return;
         }
-        const { nodes, problem: why } = await controller.addFiles(files, place, (name, fraction) =>
-          setSending({ name, fraction }),
+        const stop = new AbortController();
+        dropping.current = stop;
+        const { nodes, problem: why } = await controller.addFiles(
+          files,
+          place,
+          (name, fraction) => setSending({ name, fraction }),
+          stop.signal,
         );
-        setSending(undefined);
+        if (dropping.current === stop) {
+          dropping.current = undefined;
+          setSending(undefined);
+        }
         problem(why);
         if (nodes.length > 0) setSelectNow(nodes);
       })}
@@ -371,12 +381,12 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
         </p>
       ) : null}
       {sending ? (
-        <progress
-          className="upload-progress"
-          aria-label={`Uploading ${sending.name}`}
-          max={1}
-          value={sending.fraction}
-        />
+        <div className="upload-progress">
+          <progress aria-label={`Uploading ${sending.name}`} max={1} value={sending.fraction} />
+          <button type="button" onClick={() => dropping.current?.abort()}>
+            Stop uploading
+          </button>
+        </div>
       ) : null}
       {workflow ? (
         <div className="editor-body">

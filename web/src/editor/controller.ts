@@ -7,6 +7,7 @@
 import { del, get, set } from "idb-keyval";
 import type { Graph, Workflow } from "../../../shared/graph/document.ts";
 import { type DocumentOp, freshId } from "../../../shared/graph/ops.ts";
+import { plural } from "../../../shared/protocol/durations.ts";
 import type { FailurePayload } from "../../../shared/protocol/errors.ts";
 import type { Api } from "../transport.ts";
 import { Drafts } from "./drafts.ts";
@@ -299,27 +300,31 @@ export class EditorController {
 
   /**
    * Files dropped on the canvas: each saved as the person's asset, then a `Load asset` node of each at
-   * `at` (the next a little lower), one undo step. Answers the new nodes, and why any file was not added.
+   * `at` (the next a little lower), one undo step. `stop` ends the batch: the file going up is dropped,
+   * the ones already up are still added. Answers the new nodes, and why any file was not added.
    */
   async addFiles(
     files: readonly File[],
     at: { x: number; y: number },
     progress?: (name: string, fraction: number) => void,
+    stop?: AbortSignal,
   ): Promise<{ nodes: string[]; problem?: string | undefined }> {
     if (!this.store.getSnapshot().workflow) return { nodes: [], problem: OPEN_FIRST };
     const refused: string[] = [];
     const saved: { id: string; name: string }[] = [];
     for (const file of files) {
+      if (stop?.aborted) break;
       progress?.(file.name, 0);
       const result = await this.calls
-        .saveFile(file, (fraction) => progress?.(file.name, fraction))
+        .saveFile(file, (fraction) => progress?.(file.name, fraction), stop)
         .catch(() => undefined);
       if (!result) refused.push(`${file.name}: the browser could not read it, or the page lost the server.`);
       else if (result.ok) saved.push({ id: (result.value as { id: string }).id, name: file.name });
-      else refused.push(`${file.name}: ${result.error.message}`);
+      else if (result.error.code !== "cancelled") refused.push(`${file.name}: ${result.error.message}`);
     }
     const added = saved.length > 0 ? this.addAssets(saved, at) : { nodes: [] };
     const problems = [
+      ...(stop?.aborted ? [`Stopped: ${saved.length} of ${plural(files.length, "file")} uploaded and added.`] : []),
       ...(added.problem ? [added.problem] : []),
       ...(refused.length > 0 ? [`Not added: ${refused.join(" ")}`] : []),
     ];
