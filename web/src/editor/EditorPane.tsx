@@ -10,6 +10,7 @@ import { isNote } from "../../../shared/graph/node-types.ts";
 import { type AgentAsks, aboutNodes } from "../agent-asks.ts";
 import { takeDroppedFiles } from "../file-drops.ts";
 import type { JobsStore } from "../jobs/jobs-store.ts";
+import { type Sending, UploadProgress } from "../UploadProgress.tsx";
 import { Canvas, type PaletteRequest, requestHandleType } from "./Canvas.tsx";
 import { CanvasMenu, type MenuRequest, menuFor } from "./CanvasMenu.tsx";
 import { useNodeClipboard } from "./clipboard.ts";
@@ -64,7 +65,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const flow = useReactFlow();
   const [notice, setNotice] = useState<Notice | undefined>();
   /** A file dropped on the canvas going up, and how much of it has. */
-  const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
+  const [sending, setSending] = useState<Sending | undefined>();
   /** The files dropped on the canvas going up now, for `Stop uploading`. */
   const dropping = useRef<AbortController | undefined>(undefined);
   const [selected, setSelected] = useState<string[]>([]);
@@ -380,14 +381,7 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           {notice.text}
         </p>
       ) : null}
-      {sending ? (
-        <div className="upload-progress">
-          <progress aria-label={`Uploading ${sending.name}`} max={1} value={sending.fraction} />
-          <button type="button" onClick={() => dropping.current?.abort()}>
-            Stop uploading
-          </button>
-        </div>
-      ) : null}
+      {sending ? <UploadProgress sending={sending} onStop={() => dropping.current?.abort()} /> : null}
       {workflow ? (
         <div className="editor-body">
           <div className="canvas-box" ref={canvasBox}>

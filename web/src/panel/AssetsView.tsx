@@ -14,6 +14,7 @@ import { FilesButton } from "../FilesButton.tsx";
 import { takeDroppedFiles } from "../file-drops.ts";
 import { PageImage } from "../PageImage.tsx";
 import { usePageUrl } from "../page-fetch.ts";
+import { type Sending, UploadProgress } from "../UploadProgress.tsx";
 import { AssetText } from "./AssetText.tsx";
 
 interface Asset {
@@ -126,7 +127,7 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
   const [notice, setNotice] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
   /** The file going up now and how much of it has (a bar beside the notice, not re-announced). */
-  const [sending, setSending] = useState<{ name: string; fraction: number } | undefined>();
+  const [sending, setSending] = useState<Sending | undefined>();
   const [deleting, setDeleting] = useState<{ asset: Asset; opener: Element | null } | undefined>();
   const finder = useRef<HTMLInputElement>(null);
   /** The uploads going on (each batch of files a person gave), for `Stop uploading`. */
@@ -222,17 +223,12 @@ export function AssetsView({ calls, visible, ask, addToWorkflow }: AssetsViewPro
         </p>
       ) : null}
       {sending ? (
-        <div className="upload-progress">
-          <progress aria-label={`Uploading ${sending.name}`} max={1} value={sending.fraction} />
-          <button
-            type="button"
-            onClick={() => {
-              for (const stop of uploads.current) stop.abort();
-            }}
-          >
-            Stop uploading
-          </button>
-        </div>
+        <UploadProgress
+          sending={sending}
+          onStop={() => {
+            for (const stop of uploads.current) stop.abort();
+          }}
+        />
       ) : null}
       <p className="status">
         {read === undefined
