@@ -13,7 +13,7 @@ import { blobsFor } from "./assets/blobs.ts";
 import { imageWork } from "./assets/image-work.ts";
 import { isAssetPath, serveAsset } from "./assets/serve.ts";
 import { AssetStore, assetLimits } from "./assets/store.ts";
-import { arrivalDeadlineMs, UPLOAD_PATH, uploadAsset } from "./assets/upload.ts";
+import { arrivalDeadlines, UPLOAD_PATH, uploadAsset } from "./assets/upload.ts";
 import { Logins } from "./auth/logins.ts";
 import { loadCredentials } from "./auth/tokens.ts";
 import { Widgets } from "./auth/widgets.ts";
@@ -172,9 +172,7 @@ export async function startApp(config: ServerConfig, log: Logger = consoleLogger
   // Deadlines on receiving a request (not on answering it: event streams, held calls and upgraded
   // sockets are long answers, bounded by their own timers), longer for an upload by its size, and a
   // cap on sockets per client address.
-  limitConnections(server, config, (req) =>
-    arrivalDeadlineMs(req, config.requestTimeoutMs, app.assets.limits.maxBytes),
-  );
+  limitConnections(server, config, arrivalDeadlines(config.requestTimeoutMs, app.assets.limits.maxBytes));
   await new Promise<void>((resolve, reject) => {
     server.once("error", (err) => reject(listenError(err, config.host, config.port)));
     server.listen(config.port, config.host, () => resolve());

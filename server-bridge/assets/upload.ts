@@ -13,6 +13,7 @@ import { formatBytes } from "../../shared/protocol/durations.ts";
 import { toWire } from "../../shared/protocol/values.ts";
 import type { AppServices } from "../app-services.ts";
 import { readBody } from "../http/body.ts";
+import type { ArrivalDeadlines } from "../http/connections.ts";
 import { identify, isSameOrigin } from "../http/guard.ts";
 import { refuse, sendJson } from "../http/respond.ts";
 import { HTTP_STATUS } from "../http/status.ts";
@@ -25,14 +26,19 @@ export const UPLOADS_PER_USER = 4;
 export const UPLOAD_FLOOR_BYTES_PER_SECOND = 32 * 1024;
 
 /**
- * How long `req` may take to arrive: an upload its size at the floor rate more than any request (a
+ * How long a request may take to arrive: an upload its size at the floor rate more than any request (a
  * 25 MiB photo over a poor phone link takes minutes), sized by what it declares or else the cap.
  */
-export function arrivalDeadlineMs(req: IncomingMessage, requestTimeoutMs: number, maxBytes: number): number {
-  if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== UPLOAD_PATH) return requestTimeoutMs;
-  const declared = Number(req.headers["content-length"]);
-  const bytes = Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBytes) : maxBytes;
-  return requestTimeoutMs + Math.ceil((bytes / UPLOAD_FLOOR_BYTES_PER_SECOND) * 1000);
+export function arrivalDeadlines(requestTimeoutMs: number, maxBytes: number): ArrivalDeadlines {
+  const forBytes = (bytes: number) => requestTimeoutMs + Math.ceil((bytes / UPLOAD_FLOOR_BYTES_PER_SECOND) * 1000);
+  return {
+    of(req) {
+      if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== UPLOAD_PATH) return requestTimeoutMs;
+      const declared = Number(req.headers["content-length"]);
+      return forBytes(Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBytes) : maxBytes);
+    },
+    longestMs: forBytes(maxBytes),
+  };
 }
 
 /** Uploads arriving, by server and user. */

@@ -21,19 +21,33 @@ export function checkingIntervalMs(limits: Pick<ConnectionLimits, "headersTimeou
   return Math.max(100, Math.min(5_000, Math.floor(limits.headersTimeoutMs / 4)));
 }
 
+/** How long a request may take to arrive: `of` it, and the longest that can be (Node's backstop). */
+export interface ArrivalDeadlines {
+  of(req: IncomingMessage): number;
+  longestMs: number;
+}
+
+/** The longest a timer can wait (setTimeout fires at once past it). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Applies the deadlines and the per-address cap to `server`; returns how many sockets each address holds.
- * `bodyDeadlineMs` may give a request longer than `requestTimeoutMs` to arrive (an upload, by its size).
+ * `deadlines` may give a request longer than `requestTimeoutMs` to arrive (an upload, by its size).
  */
 export function limitConnections(
   server: Server,
   limits: ConnectionLimits,
-  bodyDeadlineMs: (req: IncomingMessage) => number = () => limits.requestTimeoutMs,
+  deadlines: ArrivalDeadlines = { of: () => limits.requestTimeoutMs, longestMs: limits.requestTimeoutMs },
 ): Map<string, number> {
   server.headersTimeout = limits.headersTimeoutMs;
-  // Node's own request deadline is one for every request; ours is per request, from its headers on.
-  server.requestTimeout = 0;
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => endIfNotArrived(req, res, bodyDeadlineMs(req)));
+  // Each request's deadline is its own, from its headers on; Node's, one for all, is the backstop for
+  // what never reaches a handler.
+  server.requestTimeout = Math.max(deadlines.longestMs, limits.requestTimeoutMs);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => endIfNotArrived(req, res, deadlines.of(req)));
+  // An expectation other than 100-continue: refused and closed (Node's own 417 keeps the socket).
+  server.on("checkExpectation", (_req: IncomingMessage, res: ServerResponse) =>
+    refuse(res, 417, "invalid_call", "Only `Expect: 100-continue` is understood."),
+  );
   const open = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress;
@@ -57,28 +71,30 @@ export function limitConnections(
   return open;
 }
 
-/** How long a client that was answered 408 has to read it before its socket is closed under it. */
+/** How long a client that was answered 408 has to read it before the request is ended under it. */
 const LINGER_MS = 1_000;
 
 /**
- * Ends `req` if its body is still arriving `deadlineMs` after its headers: 408 with `Connection: close`
- * when nothing was answered yet, then the socket a moment later (a client still sending is not made
- * to lose the answer by a reset, nor may it hold the socket half-closed), else the socket at once.
+ * Ends `req` if its body is still arriving `deadlineMs` after its headers, whether it was answered or
+ * not (a handler may answer without reading the body: the body still has its deadline): 408 with
+ * `Connection: close` when nothing was answered yet, and the request destroyed a moment later; else the
+ * request destroyed at once. Destroying it ends its socket and tells a reader of its body (once
+ * answered, a request is no longer Node's to abort when its socket closes).
  */
 function endIfNotArrived(req: IncomingMessage, res: ServerResponse, deadlineMs: number): void {
   if (req.complete) return;
-  const timer = setTimeout(() => {
-    if (req.complete) return;
-    // The request itself is destroyed (and its socket with it): a reader of its body learns it ended
-    // (once answered, a request is no longer Node's to abort when its socket closes).
-    if (res.headersSent) {
-      req.destroy();
-      return;
-    }
-    refuse(res, 408, "timeout", `The request did not arrive within ${formatMs(deadlineMs)}.`);
-    res.once("finish", () => setTimeout(() => req.destroy(), LINGER_MS).unref());
-  }, deadlineMs);
+  const timer = setTimeout(
+    () => {
+      if (req.complete) return;
+      if (res.headersSent) {
+        req.destroy();
+        return;
+      }
+      refuse(res, 408, "timeout", `The request did not arrive within ${formatMs(deadlineMs)}.`);
+      res.once("finish", () => setTimeout(() => req.destroy(), LINGER_MS).unref());
+    },
+    Math.min(deadlineMs, MAX_TIMER_MS),
+  );
   const stop = () => clearTimeout(timer);
   req.once("end", stop).once("close", stop);
-  res.once("close", stop);
 }

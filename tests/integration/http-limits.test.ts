@@ -119,6 +119,41 @@ describe("HTTP limits", () => {
       expect(received.slice(0, 12)).toBe("HTTP/1.1 408");
     }
     expect(await server.app.store.sql("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+
+    // A body still arriving after its answer (the handler did not read it) keeps its deadline; an
+    // expectation the server does not understand is refused and closed, not left open to trickle.
+    const afterAnswer = trickle(server, post("/health", { host }, 1_000).replace("POST", "GET"), { bytes: 400 });
+    const expecting = trickle(server, post("/trpc/session.create", { host, expect: "something-else" }), { bytes: 400 });
+    for (const [{ outcome }, status] of [
+      [afterAnswer, "200"],
+      [expecting, "417"],
+    ] as const) {
+      const { closedByServer, received } = await outcome;
+      expect([received.slice(0, 12), closedByServer]).toEqual([`HTTP/1.1 ${status}`, true]);
+    }
+  });
+
+  it("takes a request deadline longer than a timer can wait as no deadline to speak of, not as none at all", async () => {
+    // Past 2^31 - 1 ms a timer fires at once: every request with a body would be cut on arrival.
+    await using server = await startTestServer({ requestTimeoutMs: 2_500_000_000 });
+    const host = new URL(server.url).host;
+    const head = post(
+      "/trpc/session.create",
+      { host, "content-type": "application/json", authorization: `Bearer ${server.token}` },
+      2,
+    );
+    // The body a moment after the headers, as a body larger than one packet arrives.
+    const socket = connect({ host: "127.0.0.1", port: Number(new URL(server.url).port) });
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(head);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.end("{}");
+    await new Promise((resolve) => socket.once("close", resolve));
+    expect(received.slice(0, 12)).toBe("HTTP/1.1 200");
   });
 
   it("caps the sockets one client address holds, and /health still answers while hundreds trickle", async () => {
