@@ -48,13 +48,23 @@ export async function checkBlobs(blobs: Blobs): Promise<{ ok: boolean; text: str
     return { ok: true, text: `${blobs.where} answers` };
   } catch (err) {
     const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    const reason = err instanceof Error ? `${err.name}${status ? ` (${status})` : ""}: ${err.message}` : String(err);
+    const reason = storageFailure(err);
     const hint =
       status === 403
         ? " Check the keys and the bucket's policy: s3:GetObject, s3:PutObject, s3:DeleteObject, and s3:ListBucket (without it a missing object reads as refused)."
         : "";
-    return { ok: false, text: `${blobs.where} does not answer: ${reason.slice(0, 300)}.${hint}` };
+    return { ok: false, text: `${blobs.where} does not answer: ${reason}.${hint}` };
   }
+}
+
+/**
+ * A storage's failure in a line for the operator: its name, the HTTP status a bucket answered (a HEAD
+ * answers a status alone, which the SDK calls `Unknown`), its message; at most 300 characters.
+ */
+export function storageFailure(err: unknown): string {
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  const reason = err instanceof Error ? `${err.name}${status ? ` (${status})` : ""}: ${err.message}` : String(err);
+  return reason.slice(0, 300);
 }
 
 export function blobsFor(config: Pick<ServerConfig, "assetS3">, dataDir: string): Blobs {

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { AppServices } from "../app-services.ts";
-import { DiskBlobs } from "../assets/blobs.ts";
+import { DiskBlobs, storageFailure } from "../assets/blobs.ts";
 import type { Io } from "./io.ts";
 
 export const ASSETS_USAGE = [
@@ -37,7 +37,7 @@ export async function assetsCommand(
   const [verb, ...rest] = argv;
   const { blobs } = app.assets;
   if (verb === "sweep" && (rest.length === 0 || (rest.length === 1 && rest[0] === "--dry-run"))) {
-    return await sweep(app, io, rest.length === 1).catch((err: unknown) => notAnswering(blobs.where, err, io));
+    return await sweep(app, io, rest.length === 1);
   }
   const from =
     verb === "copy" && rest.length === 2 && rest[0] === "--from" ? rest[1] : rest.length === 0 ? undefined : null;
@@ -57,34 +57,48 @@ export async function assetsCommand(
 
 /** The storage failed (down, wrong keys, no such bucket): nothing is judged missing on its word. */
 function notAnswering(where: string, err: unknown, io: Io): number {
-  const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  io.stderr.write(`${where} did not answer (${reason.slice(0, 300)}); nothing was judged missing.\n`);
+  io.stderr.write(`${where} did not answer (${storageFailure(err)}); nothing was judged missing.\n`);
   return 3;
 }
 
 /**
  * Every content in the storage that no asset names is removed (or, with `dryRun`, counted), each in a
- * transaction that looks again, so a save naming it meanwhile keeps it.
+ * transaction that looks again, so a save naming it meanwhile keeps it. A failure part-way says what
+ * was done before it (exit 3); run again, the sweep goes on from what is left.
  */
 async function sweep(app: Pick<AppServices, "store" | "assets">, io: Io, dryRun: boolean): Promise<number> {
   const { blobs } = app.assets;
-  await blobs.check();
-  const rows = (await app.store.sql("SELECT DISTINCT sha256 FROM assets").all()) as { sha256: string }[];
-  const named = new Set(rows.map((r) => r.sha256));
-  let listed = 0;
-  let unnamed = 0;
-  let removed = 0;
-  for await (const sha256 of blobs.list()) {
-    listed++;
-    if (!named.has(sha256)) {
-      unnamed++;
-      if (!dryRun && (await app.assets.removeIfUnnamed(sha256))) removed++;
+  const counts = { listed: 0, unnamed: 0, removed: 0 };
+  const report = (extra: Record<string, string> = {}) => {
+    const { listed, unnamed, removed } = counts;
+    const named = listed - unnamed;
+    io.stdout.write(
+      `${JSON.stringify({ storage: blobs.where, listed, named, unnamed, removed, dry_run: dryRun, ...extra })}\n`,
+    );
+  };
+  try {
+    await blobs.check();
+    const rows = (await app.store.sql("SELECT DISTINCT sha256 FROM assets").all()) as { sha256: string }[];
+    const named = new Set(rows.map((r) => r.sha256));
+    for await (const sha256 of blobs.list()) {
+      counts.listed++;
+      if (!named.has(sha256)) {
+        counts.unnamed++;
+        if (!dryRun && (await app.assets.removeIfUnnamed(sha256))) counts.removed++;
+      }
+      if (counts.listed % EVERY === 0) io.stderr.write(`${counts.listed} contents looked at in ${blobs.where}\n`);
     }
-    if (listed % EVERY === 0) io.stderr.write(`${listed} contents looked at in ${blobs.where}\n`);
+  } catch (err) {
+    // The storage or the store failed: what was removed before is said; nothing more is judged.
+    const reason = storageFailure(err);
+    report({ failed: reason });
+    io.stderr.write(
+      `The sweep stopped after ${counts.listed} contents looked at in ${blobs.where} and ${counts.removed} removed: ${reason}. Run it again once that is mended.\n`,
+    );
+    return 3;
   }
-  io.stdout.write(
-    `${JSON.stringify({ storage: blobs.where, listed, named: listed - unnamed, unnamed, removed, dry_run: dryRun })}\n`,
-  );
+  report();
+  const { listed, unnamed, removed } = counts;
   io.stderr.write(
     dryRun
       ? `${unnamed} of ${listed} contents in ${blobs.where} are named by no asset; run without --dry-run to remove them.\n`

@@ -169,6 +169,15 @@ describe("assets check | copy", () => {
       removed: 0,
     });
     expect((await cliOn(dataDir, ["assets", "check"], { env: bucket })).status).toBe(0);
+    // A bucket that stops answering stops the sweep: it says so and what it did before, exit 3.
+    s3.down = true;
+    const down = await cliOn(dataDir, ["assets", "sweep"], { env: bucket });
+    s3.down = false;
+    expect([down.status, JSON.parse(down.stdout)]).toMatchObject([
+      3,
+      { listed: 0, removed: 0, failed: expect.stringContaining("(503)") },
+    ]);
+    expect(down.stderr).toContain("The sweep stopped after 0 contents looked at");
 
     // On disk alike: a file no asset names goes; the asset's own, a half-written part and a stray stay.
     const diskDir = tempDir();
