@@ -66,8 +66,8 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
   const [notice, setNotice] = useState<Notice | undefined>();
   /** A file dropped on the canvas going up, and how much of it has. */
   const [sending, setSending] = useState<Sending | undefined>();
-  /** The files dropped on the canvas going up now, for `Stop uploading`. */
-  const dropping = useRef<AbortController | undefined>(undefined);
+  /** The drops on the canvas going up now (each batch of files a person dropped), for `Stop uploading`. */
+  const dropping = useRef(new Set<AbortController>());
   const [selected, setSelected] = useState<string[]>([]);
   const [palette, setPalette] = useState<PaletteRequest | undefined>();
   /** What had focus when the palette opened: it has it back when the palette closes without adding. */
@@ -312,17 +312,15 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           return;
         }
         const stop = new AbortController();
-        dropping.current = stop;
+        dropping.current.add(stop);
         const { nodes, problem: why } = await controller.addFiles(
           files,
           place,
           (name, fraction) => setSending({ name, fraction }),
           stop.signal,
         );
-        if (dropping.current === stop) {
-          dropping.current = undefined;
-          setSending(undefined);
-        }
+        dropping.current.delete(stop);
+        if (dropping.current.size === 0) setSending(undefined);
         problem(why);
         if (nodes.length > 0) setSelectNow(nodes);
       })}
@@ -381,7 +379,14 @@ function Editor({ controller, workflows, jobs, runner, asks }: EditorPaneProps) 
           {notice.text}
         </p>
       ) : null}
-      {sending ? <UploadProgress sending={sending} onStop={() => dropping.current?.abort()} /> : null}
+      {sending ? (
+        <UploadProgress
+          sending={sending}
+          onStop={() => {
+            for (const stop of dropping.current) stop.abort();
+          }}
+        />
+      ) : null}
       {workflow ? (
         <div className="editor-body">
           <div className="canvas-box" ref={canvasBox}>
