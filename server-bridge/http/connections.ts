@@ -82,7 +82,10 @@ const LINGER_MS = 1_000;
  * answered, a request is no longer Node's to abort when its socket closes).
  */
 function endIfNotArrived(req: IncomingMessage, res: ServerResponse, deadlineMs: number): void {
-  if (req.complete) return;
+  // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 6.3): nothing arrives
+  // after its headers, so most requests (pages, assets, event streams) need no timer.
+  const bodied = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+  if (req.complete || !bodied) return;
   const timer = setTimeout(
     () => {
       if (req.complete) return;
